@@ -1,0 +1,33 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'examples/**', '.vscode-test/**', 'media/**/*.min.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', AbortController: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The core/host boundary: nothing under src/core may reach VS Code.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/core must not import vscode: declare a host interface in src/core and implement it in src/vscode.' }],
+        patterns: [{ group: ['**/vscode/**', '../vscode', '../../vscode'], message: 'src/core must not import from src/vscode.' }],
+      }],
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
+        message: 'src/core must not require vscode.',
+      }],
+    },
+  },
+  {
+    files: ['media/**/*.js'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', acquireVsCodeApi: 'readonly', navigator: 'readonly' } },
+  },
+);

@@ -1,0 +1,14 @@
+// Bundles the extension and the CLI with esbuild. `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+const targets = [
+  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+];
+
+if (process.argv.includes('--watch')) {
+  for (const t of targets) await (await esbuild.context(t)).watch();
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

@@ -1,0 +1,119 @@
+import { maxInput as maxInputOf } from '../policy';
+import { serializeRequest, shapeRequest, type WireShape } from '../providers/shape';
+import { buildManifest, type Manifest } from '../report/manifest';
+import { renderTrace } from '../report/trace';
+import type { Snapshot } from '../sources/snapshot';
+import { counterFor, encodingForModel, type Tokenizer } from '../tokens';
+import { linesOf } from '../sources/scan';
+import { mergeDecisions, type Block, type Decision } from '../types';
+import { collect, makeBlock } from './collect';
+import { enforce, isProtected } from './enforce';
+import { fill } from './fill';
+import { prune } from './prune';
+import { render, renderIndex, wrap, type IndexEntry, type NeutralRequest } from './render';
+import { selectSession } from './session';
+import { retrim, trimToolOutputs } from './trim';
+
+export interface AssembleOptions {
+  model?: string;
+  shape?: WireShape;
+  /** Overrides the encoding chosen from the model. */
+  encoding?: string;
+  /** Bring your own counter (tests, vscode.lm countTokens). */
+  tokenizer?: Tokenizer;
+  /** The request is counted as it will be sent: streaming bodies carry `"stream":true`. */
+  stream?: boolean;
+  /** Clock for the manifest, injectable for tests. */
+  now?: () => Date;
+}
+
+export interface Assembly {
+  /** The provider-neutral request. */
+  neutral: NeutralRequest;
+  /** The body in the provider's wire shape, and its exact bytes. */
+  request: object;
+  serialized: string;
+  blocks: Block[];
+  manifest: Manifest;
+  trace: string;
+}
+
+export const DEFAULT_MODEL = 'gpt-4o';
+
+/** Run the whole chain on a snapshot: collect → prune → trim → session → fill → order/render → enforce → report. */
+export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Assembly {
+  const { policy } = snapshot;
+  const model = options.model ?? DEFAULT_MODEL;
+  const shape = options.shape ?? 'openai';
+  const stream = options.stream ?? true;
+  const choice = encodingForModel(model, options.encoding);
+  const tokenizer = options.tokenizer ?? counterFor(choice.encoding);
+  const max = maxInputOf(policy);
+  const exact = (b: Block): Block => (b.exact ? b : { ...b, tokens: tokenizer.count(wrap(b)), exact: true });
+  const countRequest = (blocks: Block[]) => tokenizer.count(serializeRequest(render(blocks, model, policy.envelope.output_reserve), shape, stream));
+
+  const collected = collect(snapshot);
+  const pruned = prune(collected.value.blocks, snapshot.task.component);
+  const trimmed = trimToolOutputs(collected.value.toolOutputs, policy, tokenizer);
+  const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy);
+
+  const protectedBlocks = [...pruned.value.kept.filter(isProtected), ...(session.value.summary ? [session.value.summary] : [])].map(exact);
+  const flexible = [...pruned.value.kept.filter((b) => !isProtected(b)), ...trimmed.value];
+  const disclosedIndex = indexBlock(policy, pruned.value.disclosed);
+  const reserved = countRequest(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks);
+  const filled = fill({
+    candidates: flexible,
+    groups: session.value.groups,
+    available: Math.max(0, max - reserved),
+    toolResultsCap: policy.zones.tool_results.max_tokens,
+  });
+  const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow]);
+  const candidates = [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)];
+
+  const linesBySource = new Map(collected.value.toolOutputs.map((o) => [o.path, o.lines]));
+  const enforced = enforce({
+    blocks: candidates,
+    maxInput: max,
+    countRequest,
+    retrim: (block, target) => retrim(block, target, policy, tokenizer, linesBySource.get(block.source) ?? (() => linesOf(block.text))),
+    summarize: (block) => exact({ ...block, text: summaryText(block), meta: { ...block.meta, summarized: true }, exact: false }),
+  });
+
+  const neutral = render(enforced.blocks, model, policy.envelope.output_reserve);
+  const request = shapeRequest(neutral, shape, stream);
+  const serialized = JSON.stringify(request);
+  const final = tokenizer.count(serialized);
+  const droppedEvents = [...filled.value.droppedGroups, ...enforced.removed.filter((b) => b.kind === 'session_group')].reduce((n, b) => n + (b.meta.events?.length ?? 0), 0);
+  const decisions = mergeDecisions(collected.decisions, pruned.decisions, trimmed.decisions, session.decisions, filled.decisions, {
+    degraded: enforced.steps,
+    indexed: pruned.value.disclosed.map((b): Decision => ({ source: b.source, kind: b.kind, reason: 'no component: disclosed in the index, available on demand', tokens: b.tokens })),
+  });
+  const manifest = buildManifest({
+    snapshot,
+    blocks: enforced.blocks,
+    decisions,
+    budget: { window: policy.envelope.window, output_reserve: policy.envelope.output_reserve, margin: policy.envelope.margin, max_input: max, mandatory: enforced.mandatory, final },
+    session: { ...session.value.report, kept_raw: session.value.report.kept_raw - droppedEvents, omitted: session.value.report.omitted + droppedEvents },
+    model,
+    encoding: tokenizer.encoding,
+    approximate: options.tokenizer ? false : choice.approximate,
+    shape,
+    bytes: Buffer.byteLength(serialized),
+    now: options.now ?? (() => new Date()),
+  });
+  return { neutral, request, serialized, blocks: enforced.blocks, manifest, trace: renderTrace(manifest) };
+}
+
+function indexBlock(policy: Snapshot['policy'], docs: Block[]): Block | undefined {
+  if (docs.length === 0) return undefined;
+  const entries: IndexEntry[] = docs
+    .sort((a, b) => a.source.localeCompare(b.source))
+    .map((d) => ({ path: d.source, title: d.meta.title ?? d.source, summary: d.meta.summary, tags: d.meta.tags, estimatedTokens: d.tokens }));
+  const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries));
+  block.priority = -1;
+  return block;
+}
+
+function summaryText(block: Block): string {
+  return [block.meta.title ?? block.source, block.meta.summary ?? '', `(summary only: read_document("${block.source}") returns the full text)`].filter(Boolean).join('\n');
+}

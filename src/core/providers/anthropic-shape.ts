@@ -1,0 +1,38 @@
+import type { NeutralRequest } from '../chain/render';
+
+/** The Anthropic messages wire shape: `system` is a top-level parameter; tool calls are content blocks. */
+export interface AnthropicBody {
+  model: string;
+  system?: string;
+  messages: { role: 'user' | 'assistant'; content: string | Record<string, unknown>[] }[];
+  tools?: { name: string; description: string; input_schema: Record<string, unknown> }[];
+  max_tokens: number;
+  stream?: boolean;
+}
+
+type Part = Record<string, unknown>;
+
+export function toAnthropicBody(req: NeutralRequest, stream = false): AnthropicBody {
+  const turns: { role: 'user' | 'assistant'; parts: Part[] }[] = [];
+  const push = (role: 'user' | 'assistant', part: Part) => {
+    const last = turns[turns.length - 1];
+    if (last && last.role === role) last.parts.push(part);
+    else turns.push({ role, parts: [part] });
+  };
+  for (const m of req.messages) {
+    if (m.role === 'tool') push('user', { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content });
+    else if (m.toolCalls?.length) {
+      if (m.content) push('assistant', { type: 'text', text: m.content });
+      for (const c of m.toolCalls) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) });
+    } else push(m.role, { type: 'text', text: m.content });
+  }
+  const messages = turns.map((t) => ({
+    role: t.role,
+    content: t.parts.length === 1 && t.parts[0].type === 'text' ? (t.parts[0].text as string) : t.parts,
+  }));
+  const body: AnthropicBody = { model: req.model, messages, max_tokens: req.maxOutputTokens };
+  if (req.system) body.system = req.system;
+  if (req.tools.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  if (stream) body.stream = true;
+  return body;
+}

@@ -1,0 +1,123 @@
+import type { SessionReport } from '../chain/session';
+import type { Snapshot } from '../sources/snapshot';
+import type { Block, Decision, Decisions, Warning } from '../types';
+
+export interface Budget {
+  window: number;
+  output_reserve: number;
+  margin: number;
+  max_input: number;
+  /** Exact tokens of the request holding only the protected zone. */
+  mandatory: number;
+  /** Exact tokens of the serialized request. Always ≤ max_input. */
+  final: number;
+}
+
+export interface Manifest {
+  version: 1;
+  created_at: string;
+  task: { source: string; component?: string };
+  model: string;
+  encoding: string;
+  /** true when the model's own tokenizer differs from the encoding used: the margin absorbs it. */
+  encoding_approximate: boolean;
+  shape: string;
+  policy: string;
+  request_bytes: number;
+  budget: Budget;
+  zones: Record<string, number>;
+  selected: Decision[];
+  rejected: Decision[];
+  trimmed: Decision[];
+  offloaded: Decision[];
+  indexed: Decision[];
+  compacted: Decision[];
+  session: SessionReport;
+  degraded: Decision[];
+  warnings: Warning[];
+}
+
+export function zoneOf(block: Block): string {
+  if (block.mandatory) return 'protected';
+  switch (block.kind) {
+    case 'session_summary':
+    case 'session_group':
+      return 'session';
+    case 'tool_result':
+      return 'tool_results';
+    case 'index':
+      return 'index';
+    default:
+      return 'documents';
+  }
+}
+
+function selectionReason(block: Block, component?: string): string {
+  if (block.mandatory) return `mandatory (${block.kind})`;
+  switch (block.kind) {
+    case 'decision':
+      return `applicable decision (${block.meta.status ?? 'accepted'})${block.meta.summarized ? ', summary only' : ''}`;
+    case 'tool_result':
+      return block.meta.trim ? `tool output, priority ${block.priority}, trimmed` : `tool output, priority ${block.priority}`;
+    case 'session_summary':
+      return 'structured summary of older session events';
+    case 'session_group':
+      return 'recent session events, verbatim';
+    case 'index':
+      return 'index of documents available on demand';
+    default:
+      return `${component ? `component ${component} matches the task` : 'candidate'}, priority ${block.priority}${block.meta.summarized ? ', summary only' : ''}`;
+  }
+}
+
+export interface ManifestInput {
+  snapshot: Snapshot;
+  blocks: Block[];
+  decisions: Decisions;
+  budget: Budget;
+  session: SessionReport;
+  model: string;
+  encoding: string;
+  approximate: boolean;
+  shape: string;
+  bytes: number;
+  now: () => Date;
+}
+
+/** The manifest is the concatenation of every stage's decisions, plus what was finally selected. */
+export function buildManifest(input: ManifestInput): Manifest {
+  const { snapshot, blocks, decisions } = input;
+  const zones: Record<string, number> = { protected: 0, session: 0, index: 0, documents: 0, tool_results: 0 };
+  for (const b of blocks) zones[zoneOf(b)] += b.tokens;
+  const selected: Decision[] = blocks.map((b) => ({
+    source: b.source,
+    kind: b.kind,
+    reason: selectionReason(b, b.meta.components?.join(', ')),
+    tokens: b.tokens,
+    priority: b.priority,
+    zone: zoneOf(b),
+    ...(b.meta.id ? { id: b.meta.id } : {}),
+  }));
+  return {
+    version: 1,
+    created_at: input.now().toISOString(),
+    task: { source: snapshot.task.source, component: snapshot.task.component },
+    model: input.model,
+    encoding: input.encoding,
+    encoding_approximate: input.approximate,
+    shape: input.shape,
+    policy: snapshot.policy.origin,
+    request_bytes: input.bytes,
+    budget: input.budget,
+    zones,
+    selected,
+    rejected: decisions.rejected,
+    trimmed: decisions.trimmed,
+    offloaded: decisions.offloaded,
+    indexed: decisions.indexed,
+    compacted: decisions.compacted,
+    session: input.session,
+    degraded: decisions.degraded,
+    warnings: decisions.warnings,
+  };
+}

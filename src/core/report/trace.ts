@@ -1,0 +1,63 @@
+import type { Manifest } from './manifest';
+
+/** Thousands with a space, as in the seed's trace: 11 000. */
+export function num(n: number): string {
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+const right = (n: number | string, width: number) => String(n).padStart(width);
+
+/**
+ * The human-readable report of one call in seed 000's layout. Every figure comes from the manifest, which was
+ * computed from the serialized request.
+ */
+export function renderTrace(m: Manifest): string {
+  const out: string[] = [];
+  const b = m.budget;
+  out.push('MODEL REQUEST BUDGET');
+  out.push(`  Maximum input          ${right(num(b.max_input), 7)}`);
+  out.push(`  Mandatory blocks       ${right(num(b.mandatory), 7)}`);
+  out.push(`  Available for context  ${right(num(b.max_input - b.mandatory), 7)}`);
+  out.push(`  Model                  ${m.model} (${m.encoding}${m.encoding_approximate ? ', approximate' : ''}, ${m.shape} shape)`);
+
+  out.push('', 'TOOL OUTPUT');
+  const tools = m.selected.filter((s) => s.kind === 'tool_result');
+  const trimmedBySource = new Map(m.trimmed.map((t) => [t.source, t]));
+  for (const s of tools) {
+    const t = trimmedBySource.get(s.source);
+    if (t) {
+      const approx = t.original_tokens_exact === false ? '~' : '';
+      out.push(`  ${s.source.padEnd(28)} TRIMMED   ${approx}${num(Number(t.original_tokens))} → ${num(s.tokens ?? 0)}  (${t.retained_lines} of ${t.original_lines} lines)`);
+    } else out.push(`  ${s.source.padEnd(28)} KEPT      ${num(s.tokens ?? 0)}`);
+  }
+  for (const o of m.offloaded) out.push(`  ${o.source.padEnd(28)} OFFLOADED ${num(o.tokens ?? 0)} → ${o.path}`);
+  for (const t of m.trimmed.filter((t) => !tools.some((s) => s.source === t.source))) out.push(`  ${t.source.padEnd(28)} DROPPED   ${t.reason}`);
+  if (tools.length === 0 && m.offloaded.length === 0 && m.trimmed.length === 0) out.push('  (none)');
+
+  out.push('', 'SESSION');
+  const s = m.session;
+  const w = Math.max(2, String(s.stored).length);
+  out.push(`  ${right(s.stored, w)} stored events`);
+  out.push(`  ${right(s.kept_raw, w)} recent events kept raw`);
+  out.push(`  ${right(s.compacted, w)} old events compacted`);
+  out.push(`  ${right(s.omitted, w)} events omitted`);
+
+  out.push('', 'DOCUMENTS');
+  const docKinds = new Set(['document', 'decision', 'source_code']);
+  const row = (source: string, verdict: string, detail: string) => out.push(`  ${source.padEnd(44)} ${verdict.padEnd(9)} ${detail}`.trimEnd());
+  for (const d of m.selected.filter((x) => docKinds.has(x.kind))) row(d.source, 'SELECTED', `${num(d.tokens ?? 0)} tokens, ${d.reason}`);
+  for (const d of m.rejected) row(d.source, 'REJECTED', d.reason);
+  for (const d of m.indexed.filter((x) => docKinds.has(x.kind))) row(d.source, 'INDEXED', `available on demand (${d.reason})`);
+  for (const d of m.degraded) row(d.source, 'DEGRADED', d.reason);
+
+  if (m.warnings.length > 0) {
+    out.push('', 'WARNINGS');
+    for (const w of m.warnings) out.push(`  ${[w.source, w.line, w.column].filter((x) => x !== undefined).join(':')}: ${w.message}`);
+  }
+
+  out.push('', 'FINAL REQUEST');
+  out.push(`  ${num(b.final)} / ${num(b.max_input)} tokens  (${num(m.request_bytes)} bytes)`);
+  return out.join('\n') + '\n';
+}

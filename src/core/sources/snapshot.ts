@@ -1,0 +1,174 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { InputError } from '../errors';
+import { defaultPolicy, parsePolicy, type Policy } from '../policy';
+import type { SessionEvent, Warning } from '../types';
+import { DOCUMENT_EXTENSIONS, readDocument, type DocumentFile } from './documents';
+import { parseFrontMatter, stringList, stringValue } from './frontmatter';
+import { fileLines, readText, scanWorkspace, type ScannedFile } from './scan';
+import { readSessionFile } from './session-store';
+
+/** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
+export interface Snapshot {
+  root: string;
+  policy: Policy;
+  task: Task;
+  files: ScannedFile[];
+  agents: { path: string; text: string }[];
+  documents: DocumentFile[];
+  sourceFiles: { path: string; text: string }[];
+  toolOutputs: ToolOutputFile[];
+  pins: Pin[];
+  session: SessionEvent[];
+  sessionSource?: string;
+  warnings: Warning[];
+}
+
+export interface Task {
+  text: string;
+  /** Workspace-relative path of the task file, or `task` for literal text. */
+  source: string;
+  component?: string;
+  files: string[];
+}
+
+export interface Pin {
+  id: string;
+  source: string;
+  /** 1-based, inclusive; absent for a whole-file pin. */
+  startLine?: number;
+  endLine?: number;
+  text: string;
+  label?: string;
+}
+
+export interface ToolOutputFile {
+  path: string;
+  size: number;
+  format?: string;
+  lines: () => Iterable<string>;
+}
+
+export interface SnapshotOptions {
+  root: string;
+  /** A path (absolute, or relative to `cwd`) or literal text. */
+  task: string;
+  cwd?: string;
+  policyFile?: string;
+  policy?: Policy;
+  sessionFile?: string;
+  pins?: Pin[];
+  component?: string;
+}
+
+export const POLICY_FILE = '.context/policy.yaml';
+export const SESSION_FILE = '.context/session.jsonl';
+export const PINS_FILE = '.context/pins.json';
+
+export function loadPolicy(root: string, policyFile?: string): Policy {
+  const file = policyFile ? path.resolve(policyFile) : path.join(root, POLICY_FILE);
+  if (!fs.existsSync(file)) {
+    if (policyFile) throw new InputError('policy file not found', policyFile);
+    return defaultPolicy();
+  }
+  return parsePolicy(fs.readFileSync(file, 'utf8'), displayPath(root, file));
+}
+
+export function displayPath(root: string, abs: string): string {
+  const rel = path.relative(root, abs);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
+}
+
+export function loadTask(root: string, task: string, cwd = process.cwd()): Task {
+  const candidate = path.resolve(cwd, task);
+  let isFile = false;
+  try {
+    isFile = task.length < 4096 && fs.statSync(candidate).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) return { text: task, source: 'task', files: [] };
+  const source = displayPath(root, candidate);
+  const { data, body } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
+  const heading = stringValue(data.title);
+  return {
+    text: heading && !body.includes(heading) ? `# ${heading}\n\n${body.trim()}` : body.trim(),
+    source,
+    component: stringValue(data.component),
+    files: stringList(data.files) ?? [],
+  };
+}
+
+export function loadPins(root: string): Pin[] {
+  const file = path.join(root, PINS_FILE);
+  if (!fs.existsSync(file)) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`invalid pins file: ${(e as Error).message}`, PINS_FILE);
+  }
+  if (!Array.isArray(raw)) throw new InputError('pins file must hold a JSON list', PINS_FILE);
+  return raw as Pin[];
+}
+
+/** Read the workspace for one call. Throws InputError for bad input that makes the call meaningless (policy, task). */
+export function loadSnapshot(options: SnapshotOptions): Snapshot {
+  const root = path.resolve(options.root);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', options.root);
+  const policy = options.policy ?? loadPolicy(root, options.policyFile);
+  const task = loadTask(root, options.task, options.cwd);
+  if (options.component) task.component = options.component;
+  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
+  const warnings: Warning[] = [...scan.warnings];
+  const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
+  const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
+  const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
+  const adrDirs = policy.sources.adr_dirs.map((d) => d.replace(/\/+$/, '') + '/');
+  const sessionRel = options.sessionFile ? displayPath(root, path.resolve(options.sessionFile)) : SESSION_FILE;
+  const maxTextBytes = 2 * 1024 * 1024;
+
+  const snapshot: Snapshot = {
+    root, policy, task, files: scan.files, agents: [], documents: [], sourceFiles: [], toolOutputs: [],
+    pins: options.pins ?? loadPins(root), session: [], warnings,
+  };
+  const tryRead = (file: ScannedFile, use: (text: string) => void) => {
+    if (file.size > maxTextBytes) {
+      warnings.push({ source: file.path, message: `skipped: ${file.size} bytes is too large to load as a document` });
+      return;
+    }
+    try {
+      use(readText(root, file.path));
+    } catch (e) {
+      if (e instanceof InputError) warnings.push({ source: e.file ?? file.path, line: e.line, column: e.column, message: e.message });
+      else warnings.push({ source: file.path, message: `cannot read: ${(e as Error).message}` });
+    }
+  };
+
+  for (const file of scan.files) {
+    const p = file.path;
+    if (p === task.source || p === sessionRel || p.startsWith('.context/')) continue;
+    const base = p.replace(/^.*\//, '');
+    if (base === 'AGENTS.md') {
+      if (policy.sources.agents_md) tryRead(file, (text) => text.trim() && snapshot.agents.push({ path: p, text }));
+    } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
+      snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: () => fileLines(path.join(root, p)) });
+    } else if (DOCUMENT_EXTENSIONS.test(p)) {
+      const isDecision = adrDirs.some((d) => p.startsWith(d));
+      tryRead(file, (text) => snapshot.documents.push(readDocument(p, text, isDecision)));
+    } else if (task.files.includes(p) || priorityGlobs(p)) {
+      tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
+    }
+  }
+  for (const wanted of task.files) {
+    if (!scan.files.some((f) => f.path === wanted)) warnings.push({ source: task.source, message: `the task names "${wanted}", which is not in the workspace` });
+  }
+  const sessionAbs = options.sessionFile ? path.resolve(options.sessionFile) : path.join(root, SESSION_FILE);
+  if (options.sessionFile && !fs.existsSync(sessionAbs)) throw new InputError('session file not found', options.sessionFile);
+  const session = readSessionFile(sessionAbs, sessionRel);
+  snapshot.session = session.events;
+  snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
+  warnings.push(...session.warnings);
+  return snapshot;
+}

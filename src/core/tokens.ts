@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
+
+/**
+ * Token counting. Encodings load lazily on the first exact count (never during activation); counts are cached by
+ * content hash. Estimates are for what will not be sent: they never tokenize.
+ */
+
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+export const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base'];
+
+/** The counter the chain is given. Injected, so tests and hosts can bring their own (e.g. vscode.lm countTokens). */
+export interface Tokenizer {
+  readonly encoding: string;
+  count(text: string): number;
+}
+
+const loaded = new Map<EncodingName, TiktokenType>();
+
+/** Names of the encodings loaded in this process so far (activation must leave this empty). */
+export function loadedEncodings(): EncodingName[] {
+  return [...loaded.keys()];
+}
+
+function loadEncoding(name: EncodingName): TiktokenType {
+  const existing = loaded.get(name);
+  if (existing) return existing;
+  // Plain require calls so esbuild keeps each rank table behind a lazy module initialiser.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const ranks =
+    name === 'o200k_base'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require('js-tiktoken/ranks/o200k_base')
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require('js-tiktoken/ranks/cl100k_base');
+  const encoder = new Tiktoken(ranks.default ?? ranks);
+  loaded.set(name, encoder);
+  return encoder;
+}
+
+/** Model families and their encodings. Unknown families get the closest encoding and `approximate: true`. */
+const MODEL_ENCODINGS: [RegExp, EncodingName][] = [
+  [/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|gpt-oss)/i, 'o200k_base'],
+  [/^(gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada)/i, 'cl100k_base'],
+];
+
+export interface EncodingChoice {
+  encoding: EncodingName;
+  /** true when the model's own tokenizer is not this encoding: the policy margin absorbs the difference. */
+  approximate: boolean;
+}
+
+export function encodingForModel(model: string | undefined, override?: string): EncodingChoice {
+  if (override) {
+    if (!(ENCODINGS as readonly string[]).includes(override)) {
+      throw new Error(`Unknown encoding "${override}". Known encodings: ${ENCODINGS.join(', ')}.`);
+    }
+    return { encoding: override as EncodingName, approximate: false };
+  }
+  const bare = (model ?? '').replace(/^.*\//, '');
+  for (const [pattern, encoding] of MODEL_ENCODINGS) {
+    if (pattern.test(bare)) return { encoding, approximate: false };
+  }
+  return { encoding: 'o200k_base', approximate: true };
+}
+
+/** A cheap upper-leaning estimate for text that will not be sent whole: about 4 characters per token. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3.6);
+}
+
+export function estimateTokensFromBytes(bytes: number): number {
+  return Math.ceil(bytes / 3.6);
+}
+
+export function contentHash(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** An exact counter over a js-tiktoken encoding, with a bounded cache keyed by content hash. */
+export class TiktokenCounter implements Tokenizer {
+  private readonly cache = new Map<string, number>();
+  constructor(
+    readonly encoding: EncodingName = 'o200k_base',
+    private readonly cacheSize = 4096,
+  ) {}
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    const key = contentHash(text);
+    const hit = this.cache.get(key);
+    if (hit !== undefined) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const n = loadEncoding(this.encoding).encode(text, 'all').length;
+    this.cache.set(key, n);
+    if (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    return n;
+  }
+}
+
+/** One shared counter per encoding, so the cache pays off across calls. */
+const counters = new Map<EncodingName, TiktokenCounter>();
+export function counterFor(encoding: EncodingName): TiktokenCounter {
+  let counter = counters.get(encoding);
+  if (!counter) {
+    counter = new TiktokenCounter(encoding);
+    counters.set(encoding, counter);
+  }
+  return counter;
+}

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InputError } from '../../src/core/errors';
+import { defaultPolicy, maxInput, parsePolicy, withMaxInput } from '../../src/core/policy';
+
+describe('policy', () => {
+  it('defaults to the seed numbers: 14 000 − 2 000 − 1 000 = 11 000', () => {
+    const p = defaultPolicy();
+    assert.deepEqual(p.envelope, { window: 14000, output_reserve: 2000, margin: 1000 });
+    assert.equal(maxInput(p), 11000);
+    assert.equal(p.zones.tool_results.max_tokens, 1500);
+    assert.deepEqual(p.mandatory, ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned']);
+    assert.deepEqual(p.offload, { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 });
+    assert.deepEqual(p.priorities.map((r) => r.priority), [100, 80, 30]);
+  });
+
+  it('merges a partial file over the defaults and keeps its origin', () => {
+    const p = parsePolicy('envelope: { window: 32000 }\nzones:\n  tool_results: { max_tokens: 900 }\n', '.context/policy.yaml');
+    assert.deepEqual(p.envelope, { window: 32000, output_reserve: 2000, margin: 1000 });
+    assert.equal(p.zones.tool_results.max_tokens, 900);
+    assert.equal(p.origin, '.context/policy.yaml');
+    assert.equal(maxInput(withMaxInput(p, 500)), 500);
+  });
+
+  it('reports invalid YAML with file:line:col', () => {
+    assert.throws(
+      () => parsePolicy('envelope:\n  window: 14000\n  margin: [1000\n', 'policy.yaml'),
+      (e: unknown) => e instanceof InputError && e.file === 'policy.yaml' && e.line !== undefined && /^policy\.yaml:\d+:\d+: invalid YAML/.test(e.toString()),
+    );
+  });
+
+  it('rejects an unknown key and suggests the nearest valid one, at its position', () => {
+    assert.throws(
+      () => parsePolicy('envelope: { window: 14000 }\nzone:\n  tool_results: { max_tokens: 1500 }\n', 'p.yaml'),
+      (e: unknown) => e instanceof InputError && e.toString() === 'p.yaml:2:1: unknown key "zone"; did you mean "zones"?',
+    );
+    assert.throws(
+      () => parsePolicy('envelope:\n  window: 14000\n  output_reserv: 2000\n', 'p.yaml'),
+      (e: unknown) => e instanceof InputError && e.toString() === 'p.yaml:3:3: unknown key "envelope.output_reserv"; did you mean "output_reserve"?',
+    );
+  });
+
+  it('rejects wrong types and an envelope with no room for input', () => {
+    assert.throws(() => parsePolicy('envelope: { window: "big" }\n', 'p.yaml'), /p\.yaml:1:21: envelope\.window must be a whole number/);
+    assert.throws(() => parsePolicy('mandatory: [system_instruction]\n', 'p.yaml'), /mandatory\[0\] must be one of .*did you mean "system_instructions"/);
+    assert.throws(() => parsePolicy('envelope: { window: 3000, output_reserve: 2000, margin: 1000 }\n', 'p.yaml'), /envelope leaves no room for input/);
+  });
+});
