@@ -29,6 +29,7 @@ const npx = (bin) => path.join(root, 'node_modules', '.bin', bin);
 must('lint', npx('eslint'), ['src', 'test', 'scripts']);
 fs.rmSync(path.join(root, 'out', 'test'), { recursive: true, force: true });
 must('typecheck', npx('tsc'), ['-p', '.']);
+must('typecheck webview', npx('tsc'), ['-p', 'tsconfig.webview.json']);
 must('build', process.execPath, ['scripts/build.mjs']);
 
 const results = [];

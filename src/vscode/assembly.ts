@@ -1,0 +1,144 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { assemble, type Assembly } from '../core/chain/assemble';
+import { ContextBudgetExceeded, InputError } from '../core/errors';
+import { maxInput, type Policy } from '../core/policy';
+import type { WireShape } from '../core/providers/shape';
+import { loadPolicy, loadSnapshot, type Pin, type Snapshot } from '../core/sources/snapshot';
+import { Disposable } from './disposable';
+import { readSettings, type Settings } from './settings';
+
+/** What the views show: the last assembly, or why there is none. */
+export type AssemblyState =
+  | { kind: 'empty'; reason: string }
+  | { kind: 'ok'; snapshot: Snapshot; assembly: Assembly; settings: Settings; at: Date }
+  | { kind: 'refused'; snapshot?: Snapshot; error: ContextBudgetExceeded; policy: Policy; settings: Settings; at: Date }
+  | { kind: 'error'; error: Error; settings: Settings; at: Date };
+
+export interface TaskSource {
+  /** The panel's task text, or undefined to fall back to the taskFile setting. */
+  current(): string | undefined;
+}
+
+const DEBOUNCE_MS = 400;
+
+/**
+ * Runs the core chain for the workspace: on demand, and debounced when files, pins or settings change.
+ * Holds the last result; views listen to `onDidChange`.
+ */
+export class AssemblyService extends Disposable {
+  private readonly emitter = this._register(new vscode.EventEmitter<AssemblyState>());
+  readonly onDidChange = this.emitter.event;
+  private _state: AssemblyState = { kind: 'empty', reason: 'Nothing assembled yet.' };
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<AssemblyState> | undefined;
+  private pending = false;
+
+  constructor(
+    private readonly root: string | undefined,
+    private readonly pins: () => Pin[],
+    private readonly task: TaskSource,
+    private readonly storageDir: string,
+    private readonly envelopeOverride: () => number | undefined = () => undefined,
+  ) {
+    super();
+  }
+
+  get state(): AssemblyState {
+    return this._state;
+  }
+
+  get workspaceRoot(): string | undefined {
+    return this.root;
+  }
+
+  get outputDir(): string {
+    return this.storageDir;
+  }
+
+  /** Schedule a rebuild; bursts of file events collapse into one run. */
+  schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, DEBOUNCE_MS);
+  }
+
+  /** Rebuild now (serialised: a run requested while one is in flight runs once more after it). */
+  async run(): Promise<AssemblyState> {
+    if (this.running) {
+      this.pending = true;
+      return this.running;
+    }
+    const running = (this.running = Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Context Control: assembling context' }, async () => {
+      // Let the progress indicator paint before the synchronous chain runs.
+      await new Promise((r) => setTimeout(r, 0));
+      return this.runOnce();
+    })));
+    try {
+      return await running;
+    } finally {
+      this.running = undefined;
+      if (this.pending) {
+        this.pending = false;
+        void this.run();
+      }
+    }
+  }
+
+  private runOnce(): AssemblyState {
+    const settings = readSettings();
+    const at = new Date();
+    let state: AssemblyState;
+    if (!this.root) {
+      state = { kind: 'empty', reason: 'Open a folder to assemble its context.' };
+    } else {
+      let policy: Policy | undefined;
+      let snapshot: Snapshot | undefined;
+      try {
+        policy = this.policy(settings);
+        const taskText = this.task.current()?.trim() || this.taskFromSettings(settings);
+        snapshot = loadSnapshot({ root: this.root, task: taskText, cwd: this.root, policy, pins: this.pins() });
+        const shape: WireShape = settings.provider === 'anthropic' ? 'anthropic' : 'openai';
+        const assembly = assemble(snapshot, { model: settings.model, encoding: settings.encoding, shape });
+        this.write(assembly);
+        state = { kind: 'ok', snapshot, assembly, settings, at };
+      } catch (e) {
+        if (e instanceof ContextBudgetExceeded && policy) state = { kind: 'refused', snapshot, error: e, policy, settings, at };
+        else state = { kind: 'error', error: e as Error, settings, at };
+      }
+    }
+    this._state = state;
+    this.emitter.fire(state);
+    return state;
+  }
+
+  /** The policy file with the settings' envelope overrides (and a model's own window, when one is known). */
+  policy(settings: Settings): Policy {
+    const root = this.root ?? '.';
+    const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(root, settings.policyPath);
+    const base = fs.existsSync(file) ? loadPolicy(root, file) : loadPolicy(root);
+    const e = settings.envelope;
+    const window = this.envelopeOverride() ?? e.window ?? base.envelope.window;
+    const policy: Policy = {
+      ...base,
+      envelope: { window, output_reserve: e.outputReserve ?? base.envelope.output_reserve, margin: e.margin ?? base.envelope.margin },
+    };
+    if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${window})`, 'settings');
+    return policy;
+  }
+
+  private taskFromSettings(settings: Settings): string {
+    if (settings.taskFile && this.root) return path.join(this.root, settings.taskFile);
+    return 'No task given yet: type one in the Context Control panel.';
+  }
+
+  private write(assembly: Assembly): void {
+    fs.mkdirSync(this.storageDir, { recursive: true });
+    fs.writeFileSync(path.join(this.storageDir, 'request.json'), assembly.serialized);
+    fs.writeFileSync(path.join(this.storageDir, 'manifest.json'), JSON.stringify(assembly.manifest, null, 2) + '\n');
+    fs.writeFileSync(path.join(this.storageDir, 'trace.txt'), assembly.trace);
+  }
+}

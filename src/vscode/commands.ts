@@ -1,0 +1,196 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { num } from '../core/report/trace';
+import type { AssemblyService } from './assembly';
+import type { PinStore } from './pins';
+import { readSettings } from './settings';
+import { sendRequest } from './send';
+import type { PanelActions, RequestPanel } from './views/panel';
+import type { Node } from './views/tree';
+
+export interface CommandDeps {
+  context: vscode.ExtensionContext;
+  service: AssemblyService;
+  pins: PinStore;
+  task: { current(): string | undefined; set(text: string): Thenable<void> };
+  storageDir: string;
+}
+
+/** Every command of the extension, registered under the "Context Control" category (see package.json). */
+export function registerCommands(deps: CommandDeps) {
+  const { context, service, pins, task } = deps;
+  let panel: RequestPanel | undefined;
+  let inFlight: vscode.CancellationTokenSource | undefined;
+  const root = service.workspaceRoot;
+  const register = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
+
+  const openSource = async (source: string, line?: number) => {
+    if (!root) return;
+    const clean = source.replace(/#.*$/, '');
+    const file = path.isAbsolute(clean) ? clean : path.join(root, clean);
+    if (!fs.existsSync(file)) {
+      void vscode.window.showInformationMessage(`Context Control: "${source}" is not a workspace file.`);
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+  };
+
+  /** After a pin change the budget impact shows at once, with a warning when the call would be refused. */
+  const afterPinChange = async (what: string) => {
+    const state = await service.run();
+    if (state.kind === 'refused') {
+      // Not awaited: the warning stays up while the user keeps working.
+      void vscode.window
+        .showWarningMessage(
+          `Context Control: with ${what}, the mandatory blocks need ${num(state.error.mandatoryTokens)} tokens but max_input is ${num(state.error.maxInput)}. Requests will be refused until you unpin something or raise the envelope.`,
+          'Show Pinned',
+          'Open Panel',
+        )
+        .then((choice) => {
+          if (choice === 'Show Pinned') void vscode.commands.executeCommand('contextControl.pinned.focus');
+          if (choice === 'Open Panel') void vscode.commands.executeCommand('contextControl.panel.focus');
+        });
+    }
+    return state;
+  };
+
+  const preview = async (text?: string) => {
+    if (text !== undefined && text !== task.current()) await task.set(text);
+    panel?.post({ type: 'busy', busy: true });
+    return service.run();
+  };
+
+  const send = async (text?: string) => {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Context Control: sending needs a trusted workspace. Preview works in restricted mode.', 'Manage Workspace Trust').then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
+      panel?.post({ type: 'sendDone', error: 'Sending needs a trusted workspace.' });
+      return;
+    }
+    const state = await preview(text);
+    if (state.kind !== 'ok') {
+      const why = state.kind === 'refused' ? state.error.message : state.kind === 'error' ? state.error.message : state.reason;
+      panel?.post({ type: 'sendDone', error: `Not sent: ${why}` });
+      void vscode.window.showErrorMessage(`Context Control: not sent. ${why.split('\n')[0]}`);
+      return;
+    }
+    inFlight?.cancel();
+    const cts = (inFlight = new vscode.CancellationTokenSource());
+    const settings = readSettings();
+    panel?.post({ type: 'sendStarted', provider: settings.provider, model: settings.model });
+    try {
+      const note = await sendRequest({ state, settings, secrets: context.secrets, outputDir: deps.storageDir, token: cts.token, onText: (t) => panel?.post({ type: 'sendDelta', text: t }) });
+      panel?.post({ type: 'sendDone', note });
+    } catch (e) {
+      panel?.post({ type: 'sendDone', error: (e as Error).message });
+      void vscode.window.showErrorMessage(`Context Control: ${(e as Error).message}`);
+    } finally {
+      if (inFlight === cts) inFlight = undefined;
+      cts.dispose();
+    }
+  };
+
+  const lastRequest = () => (service.state.kind === 'ok' ? service.state.assembly.serialized : undefined);
+
+  const panelActions: PanelActions = {
+    preview: async (t) => void (await preview(t)),
+    send: (t) => send(t),
+    cancel: () => inFlight?.cancel(),
+    setTask: async (t) => {
+      await task.set(t);
+      service.schedule();
+    },
+    copyRequest: async () => {
+      const r = lastRequest();
+      if (!r) return;
+      await vscode.env.clipboard.writeText(r);
+      void vscode.window.showInformationMessage(`Context Control: request copied (${num(Buffer.byteLength(r))} bytes).`);
+    },
+    exportRequest: async () => {
+      const r = lastRequest();
+      if (!r) return;
+      const target = await vscode.window.showSaveDialog({ defaultUri: root ? vscode.Uri.file(path.join(root, 'request.json')) : undefined, filters: { JSON: ['json'] } });
+      if (!target) return;
+      await vscode.workspace.fs.writeFile(target, Buffer.from(r));
+      void vscode.window.showInformationMessage(`Context Control: request exported to ${target.fsPath}.`);
+    },
+    openSource: (s) => openSource(s),
+    taskText: () => task.current() ?? '',
+    policies: async () => {
+      const found = await vscode.workspace.findFiles('**/.context/*.{yaml,yml}', '**/node_modules/**', 20);
+      return found.map((u) => vscode.workspace.asRelativePath(u, false)).sort();
+    },
+  };
+
+  register('contextControl.preview', async () => {
+    await vscode.commands.executeCommand('contextControl.panel.focus');
+    await preview();
+  });
+  register('contextControl.send', () => send());
+  register('contextControl.openPanel', () => vscode.commands.executeCommand('contextControl.panel.focus'));
+  register('contextControl.pinSelection', async () => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.selection.isEmpty) {
+      void vscode.window.showInformationMessage('Context Control: select the text to pin first.');
+      return;
+    }
+    const pin = await pins.pinSelection(editor);
+    if (pin) await afterPinChange(`the pinned lines ${pin.source}:${pin.startLine}-${pin.endLine}`);
+  });
+  register('contextControl.pinFile', async (uri?: vscode.Uri) => {
+    const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+    if (!target) return;
+    const pin = await pins.pinFile(target);
+    await afterPinChange(`the pinned file ${pin.source}`);
+  });
+  register('contextControl.unpin', async (arg?: Node | string) => {
+    const id = typeof arg === 'string' ? arg : arg?.id?.replace(/^pin:/, '');
+    if (!id) return;
+    await pins.unpin(id);
+    await service.run();
+  });
+  register('contextControl.unpinAtCursor', async () => {
+    const editor = vscode.window.activeTextEditor;
+    const pin = editor && pins.at(editor.document.uri, editor.selection.active.line);
+    if (!pin) return;
+    await pins.unpin(pin.id);
+    await service.run();
+  });
+  const openOutput = async (name: string) => {
+    const file = path.join(deps.storageDir, name);
+    if (!fs.existsSync(file)) await service.run();
+    if (!fs.existsSync(file)) {
+      void vscode.window.showWarningMessage(`Context Control: no ${name} yet: the last assembly did not succeed.`);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+  };
+  register('contextControl.openManifest', () => openOutput('manifest.json'));
+  register('contextControl.openTrace', () => openOutput('trace.txt'));
+  register('contextControl.refresh', () => service.run());
+  register('contextControl.copyRequest', () => panelActions.copyRequest());
+  register('contextControl.exportRequest', () => panelActions.exportRequest());
+  register('contextControl.openItem', (arg?: { source: string; line?: number }) => arg && openSource(arg.source, arg.line));
+  register('contextControl.setApiKey', async () => {
+    const provider = await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Context Control: API key for which provider?' });
+    if (!provider) return;
+    const key = await vscode.window.showInputBox({ title: `API key for ${provider}`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code SecretStorage, never in settings or logs.' });
+    if (!key) return;
+    await context.secrets.store(`contextControl.apiKey.${provider}`, key.trim());
+    void vscode.window.showInformationMessage(`Context Control: API key for ${provider} stored in SecretStorage.`);
+  });
+  register('contextControl.clearApiKey', async () => {
+    const provider = await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Context Control: clear the API key of which provider?' });
+    if (!provider) return;
+    await context.secrets.delete(`contextControl.apiKey.${provider}`);
+  });
+
+  return {
+    panelActions,
+    attachPanel: (p: RequestPanel) => {
+      panel = p;
+    },
+  };
+}

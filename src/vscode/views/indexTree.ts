@@ -1,0 +1,93 @@
+import type { AssemblyState } from '../assembly';
+import { escapeMd, group, tokens, type Node } from './tree';
+
+const STATUS_ICON: Record<string, [string, string?]> = {
+  accepted: ['pass', 'testing.iconPassed'],
+  proposed: ['circle-large-outline'],
+  draft: ['edit'],
+  superseded: ['history', 'disabledForeground'],
+  deprecated: ['warning', 'list.warningForeground'],
+  rejected: ['circle-slash', 'list.errorForeground'],
+};
+
+/** The Index view: what the workspace offers, grouped; each item with its tokens, status and metadata. */
+export function indexNodes(state: AssemblyState): Node[] {
+  if (state.kind !== 'ok' && !(state.kind === 'refused' && state.snapshot)) return [];
+  const snapshot = state.kind === 'ok' ? state.snapshot : state.snapshot!;
+  const manifest = state.kind === 'ok' ? state.assembly.manifest : undefined;
+  const verdict = (source: string) => {
+    if (!manifest) return undefined;
+    if (manifest.selected.some((s) => s.source === source)) return 'selected';
+    const r = manifest.rejected.find((s) => s.source === source);
+    if (r) return `rejected: ${r.reason}`;
+    if (manifest.indexed.some((s) => s.source === source)) return 'indexed: available on demand';
+    return undefined;
+  };
+  const meta = (rows: [string, string | undefined][]) =>
+    rows
+      .filter(([, v]) => v)
+      .map(([k, v]) => `**${k}:** ${escapeMd(v!)}`)
+      .join('  \n');
+  const instructions: Node[] = snapshot.agents.map((a) => ({
+    id: `idx:agents:${a.path}`,
+    label: a.path,
+    description: `${tokens(Math.ceil(a.text.length / 3.6), true)} · ${verdict(a.path) ?? ''}`,
+    icon: 'law',
+    tooltip: meta([['Source', a.path], ['Kind', 'agent instructions (mandatory when it applies)'], ['In this request', verdict(a.path)]]),
+    open: { source: a.path },
+  }));
+  const docNode = (d: (typeof snapshot.documents)[number]): Node => {
+    const status = d.decision?.status ?? d.status;
+    const [icon, color] = d.decision ? (STATUS_ICON[status ?? 'accepted'] ?? ['question']) : ['book'];
+    const headingLine = d.body.split('\n').findIndex((l) => /^#{1,6}\s/.test(l));
+    return {
+      id: `idx:doc:${d.path}`,
+      label: d.decision ? `${d.decision.id} ${d.title}` : d.title,
+      description: `${tokens(Math.ceil(d.body.length / 3.6), true)}${status ? ` · ${status}` : ''}`,
+      icon,
+      iconColor: color,
+      tooltip: meta([
+        ['Path', d.path],
+        ['Title', d.title],
+        ['Summary', d.summary],
+        ['Status', status],
+        ['Superseded by', d.decision?.supersededBy.join(', ')],
+        ['Supersedes', d.decision?.supersedes.join(', ')],
+        ['Component', d.components?.join(', ')],
+        ['Tags', d.tags?.join(', ')],
+        ['In this request', verdict(d.path)],
+      ]),
+      open: { source: d.path, line: headingLine >= 0 ? d.bodyLine + headingLine : undefined },
+    };
+  };
+  const decisions = snapshot.documents.filter((d) => d.decision);
+  const accepted = decisions.filter((d) => (d.decision?.status ?? 'accepted') === 'accepted' || d.decision?.status === 'proposed' || d.decision?.status === 'draft');
+  const retired = decisions.filter((d) => !accepted.includes(d));
+  const documents = snapshot.documents.filter((d) => !d.decision);
+  const logs: Node[] = snapshot.toolOutputs.map((o) => {
+    const t = manifest?.trimmed.find((x) => x.source === o.path);
+    return {
+      id: `idx:tool:${o.path}`,
+      label: o.path,
+      description: t ? `${tokens(Number(t.original_tokens), t.original_tokens_exact === false)} → ${tokens(Number(t.tokens))}` : tokens(Math.ceil(o.size / 3.6), true),
+      icon: 'output',
+      tooltip: meta([['Path', o.path], ['Size', `${o.size} bytes`], ['Format', o.format ?? String(t?.format ?? 'log')], ['Trim', t ? `${t.retained_lines} of ${t.original_lines} lines kept` : undefined], ['In this request', verdict(o.path)]]),
+      open: { source: o.path },
+    };
+  });
+  const offloaded: Node[] = (manifest?.offloaded ?? []).map((o) => ({
+    id: `idx:off:${o.source}`,
+    label: o.source,
+    description: `${tokens(o.tokens)} → ${String(o.path ?? '')}`,
+    icon: 'cloud-upload',
+    tooltip: meta([['Source', o.source], ['Offloaded to', String(o.path ?? '')], ['Reason', o.reason]]),
+    open: typeof o.path === 'string' ? { source: o.path } : undefined,
+  }));
+  return [
+    group('idx:instructions', 'Instructions', instructions, 'law'),
+    group('idx:decisions', 'Decisions', [group('idx:accepted', 'Accepted', accepted.map(docNode), 'pass'), group('idx:superseded', 'Superseded and retired', retired.map(docNode), 'history')], 'milestone'),
+    group('idx:documents', 'Documents', documents.map(docNode), 'book'),
+    group('idx:logs', 'Logs and tool output', logs, 'output'),
+    group('idx:offloaded', 'Offloaded', offloaded, 'cloud-upload'),
+  ];
+}

@@ -1,0 +1,181 @@
+import * as crypto from 'node:crypto';
+import * as vscode from 'vscode';
+import { wrap } from '../../core/chain/render';
+import { zoneOf } from '../../core/report/manifest';
+import type { AssemblyService, AssemblyState } from '../assembly';
+import { Disposable } from '../disposable';
+import { isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
+import { readSettings, SECTION } from '../settings';
+import { statusFor } from './statusBar';
+
+export const PROVIDERS = ['dry-run', 'openai', 'anthropic', 'vscode-lm'];
+
+/** What the panel shows for a state: pure, so the integration tests can check it without a browser. */
+export function previewFor(state: AssemblyState): PanelPreview {
+  const settings = state.kind === 'empty' ? readSettings() : state.settings;
+  const base: PanelPreview = { status: 'ok', zones: [], blocks: [], warnings: [], trace: '', model: settings.model, provider: settings.provider };
+  switch (state.kind) {
+    case 'empty':
+      return { ...base, status: 'error', message: state.reason };
+    case 'error':
+      return { ...base, status: 'error', message: state.error.message };
+    case 'refused':
+      return {
+        ...base,
+        status: 'refused',
+        message: state.error.message,
+        final: state.error.mandatoryTokens,
+        maxInput: state.error.maxInput,
+        mandatory: state.error.mandatoryTokens,
+        blocks: state.error.blocks.map((b) => ({ id: b.id, kind: b.kind, source: b.source, zone: 'protected', tokens: b.tokens, reason: 'mandatory', text: '' })),
+      };
+    case 'ok': {
+      const m = state.assembly.manifest;
+      const reasons = new Map(m.selected.map((s) => [`${s.kind}:${s.source}`, s.reason]));
+      const compacted = m.compacted[0];
+      const summary = state.assembly.blocks.find((b) => b.kind === 'session_summary');
+      return {
+        ...base,
+        status: statusFor(state).level === 'warning' ? 'warning' : 'ok',
+        final: m.budget.final,
+        maxInput: m.budget.max_input,
+        mandatory: m.budget.mandatory,
+        zones: Object.entries(m.zones).map(([zone, tokens]) => ({ zone, tokens })),
+        blocks: orderForPanel(state).map((b) => ({ id: b.id, kind: b.kind, source: b.source, zone: zoneOf(b), tokens: b.tokens, reason: reasons.get(`${b.kind}:${b.source}`) ?? '', text: wrap(b) })),
+        warnings: m.warnings.map((w) => `${[w.source, w.line].filter((x) => x !== undefined).join(':')}: ${w.message}`),
+        trace: state.assembly.trace,
+        session: m.session,
+        compaction: compacted
+          ? { events: Number(compacted.events ?? 0), range: String(compacted.range ?? ''), tokensBefore: Number(compacted.tokens_before ?? 0), tokensAfter: Number(compacted.tokens ?? 0), label: compacted.reason, summary: summary?.text ?? '' }
+          : undefined,
+      };
+    }
+  }
+}
+
+/** Blocks in the order they appear in the request. */
+function orderForPanel(state: Extract<AssemblyState, { kind: 'ok' }>) {
+  const order = new Map<string, number>();
+  state.assembly.neutral.messages.forEach((msg, i) => msg.blocks.forEach((id, j) => order.has(id) || order.set(id, i * 1000 + j)));
+  const rank = (id: string, kind: string) => (kind === 'system_instructions' ? -2 : kind === 'tool_definitions' ? -1 : (order.get(id) ?? 1e9));
+  return [...state.assembly.blocks].sort((a, b) => rank(a.id, a.kind) - rank(b.id, b.kind));
+}
+
+export interface PanelActions {
+  preview(task: string): Promise<void>;
+  send(task: string): Promise<void>;
+  cancel(): void;
+  setTask(task: string): Promise<void>;
+  copyRequest(): Promise<void>;
+  exportRequest(): Promise<void>;
+  openSource(source: string): Promise<void>;
+  taskText(): string;
+  policies(): Promise<string[]>;
+}
+
+/** The side panel: task box, provider/model/policy pickers, preview, send, trace and compaction preview. */
+export class RequestPanel extends Disposable implements vscode.WebviewViewProvider {
+  static readonly viewId = 'contextControl.panel';
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private readonly queue: HostMessage[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly service: AssemblyService,
+    private readonly actions: PanelActions,
+  ) {
+    super();
+    this._register(service.onDidChange((s) => this.post({ type: 'preview', preview: previewFor(s) })));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SECTION)) void this.postInit();
+      }),
+    );
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media'), vscode.Uri.joinPath(this.extensionUri, 'dist')] };
+    view.webview.html = this.html(view.webview);
+    this._register(view.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
+    this._register(
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.ready = false;
+      }),
+    );
+  }
+
+  get visible(): boolean {
+    return !!this.view?.visible;
+  }
+
+  post(message: HostMessage): void {
+    if (!this.view || !this.ready) {
+      if (message.type !== 'preview') this.queue.push(message);
+      return;
+    }
+    void this.view.webview.postMessage(message);
+  }
+
+  private async postInit(): Promise<void> {
+    const s = readSettings();
+    this.post({
+      type: 'init',
+      settings: { provider: s.provider, model: s.model, policyPath: s.policyPath },
+      providers: PROVIDERS,
+      policies: await this.actions.policies(),
+      task: this.actions.taskText(),
+      trusted: vscode.workspace.isTrusted,
+    });
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!isPanelMessage(raw)) return;
+    const handlers: { [K in PanelMessage['type']]: (m: Extract<PanelMessage, { type: K }>) => unknown } = {
+      ready: async () => {
+        this.ready = true;
+        await this.postInit();
+        this.post({ type: 'preview', preview: previewFor(this.service.state) });
+        for (const m of this.queue.splice(0)) this.post(m);
+      },
+      preview: (m) => this.actions.preview(m.task),
+      send: (m) => this.actions.send(m.task),
+      cancel: () => this.actions.cancel(),
+      setTask: (m) => this.actions.setTask(m.task),
+      setProvider: (m) => vscode.workspace.getConfiguration(SECTION).update('provider', m.provider, vscode.ConfigurationTarget.Workspace),
+      setModel: (m) => vscode.workspace.getConfiguration(SECTION).update('model', m.model, vscode.ConfigurationTarget.Workspace),
+      setPolicy: (m) => vscode.workspace.getConfiguration(SECTION).update('policyPath', m.policyPath, vscode.ConfigurationTarget.Workspace),
+      copyRequest: () => this.actions.copyRequest(),
+      exportRequest: () => this.actions.exportRequest(),
+      openSource: (m) => this.actions.openSource(m.source),
+    };
+    try {
+      await (handlers[raw.type] as (m: PanelMessage) => unknown)(raw);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Context Control: ${(e as Error).message}`);
+    }
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel.css'));
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource} data:; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style}" rel="stylesheet">
+<title>Context Control</title>
+</head>
+<body>
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}

@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { num } from '../../core/report/trace';
+import type { AssemblyService, AssemblyState } from '../assembly';
+import { Disposable } from '../disposable';
+
+export const WARNING_RATIO = 0.9;
+
+/** What the status bar shows for a state: pure, so tests can check the words and the colour. */
+export function statusFor(state: AssemblyState): { text: string; level: 'ok' | 'warning' | 'error'; tooltip: string } {
+  switch (state.kind) {
+    case 'empty':
+      return { text: '$(symbol-ruler) –', level: 'ok', tooltip: state.reason };
+    case 'error':
+      return { text: '$(error) context error', level: 'error', tooltip: `Context Control could not assemble the request:\n\n${state.error.message}` };
+    case 'refused': {
+      const e = state.error;
+      const rows = e.blocks.map((b) => `| ${b.kind} | \`${b.source}\` | ${num(b.tokens)} |`).join('\n');
+      return {
+        text: `$(error) ${num(e.mandatoryTokens)} / ${num(e.maxInput)} refused`,
+        level: 'error',
+        tooltip: `**Refused:** the mandatory blocks need ${num(e.mandatoryTokens)} tokens but max_input is ${num(e.maxInput)}. Unpin a block or raise the envelope.\n\n| block | source | tokens |\n|---|---|---:|\n${rows}`,
+      };
+    }
+    case 'ok': {
+      const b = state.assembly.manifest.budget;
+      const ratio = b.final / b.max_input;
+      const zones = Object.entries(state.assembly.manifest.zones)
+        .filter(([, n]) => n > 0)
+        .map(([z, n]) => `| ${z} | ${num(n)} |`)
+        .join('\n');
+      return {
+        text: `$(symbol-ruler) ${num(b.final)} / ${num(b.max_input)}`,
+        level: ratio >= WARNING_RATIO ? 'warning' : 'ok',
+        tooltip:
+          `**Context Control** — ${num(b.final)} of ${num(b.max_input)} input tokens (${Math.round(ratio * 100)} %)${ratio >= WARNING_RATIO ? ' — close to the limit' : ''}\n\n` +
+          `| zone | tokens |\n|---|---:|\n${zones}\n\nWindow ${num(b.window)} − output ${num(b.output_reserve)} − margin ${num(b.margin)}. Click to open the panel.`,
+      };
+    }
+  }
+}
+
+/** Budget in the status bar: `<final> / <max_input>`, warning colours from 90 %, error colours when refused. */
+export class BudgetStatusBar extends Disposable {
+  readonly item = this._register(vscode.window.createStatusBarItem('contextControl.budget', vscode.StatusBarAlignment.Right, 100));
+
+  constructor(service: AssemblyService) {
+    super();
+    this.item.name = 'Context Control Budget';
+    this.item.command = 'contextControl.openPanel';
+    this._register(service.onDidChange((s) => this.update(s)));
+    this.update(service.state);
+    this.item.show();
+  }
+
+  private update(state: AssemblyState): void {
+    const s = statusFor(state);
+    this.item.text = s.text;
+    const tooltip = new vscode.MarkdownString(s.tooltip);
+    this.item.tooltip = tooltip;
+    this.item.backgroundColor =
+      s.level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : s.level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = { label: `Context budget: ${s.text.replace(/\$\([^)]*\)\s*/g, '')}`, role: 'button' };
+  }
+}

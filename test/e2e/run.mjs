@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// End-to-end UI test in a real VS Code (code-server 4.100.3) driven by headless Chromium:
+// opens the example, opens the Context Control view, checks the trees, pins a selection, sees the
+// status-bar number change, previews in the panel and sends with dry-run. Saves screenshots to
+// test-results/screenshots/ and copies them into docs/screenshots/ when they changed (never in CI).
+// Last line: `e2e: N passed, M failed`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser, openWorkbench, startCodeServer } from '../../scripts/test-host/e2e.mjs';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(repo, 'test-results', 'screenshots');
+const docsShots = path.join(repo, 'docs', 'screenshots');
+fs.mkdirSync(shots, { recursive: true });
+
+const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
+fs.cpSync(path.join(repo, 'examples', 'payment-incident'), workspace, { recursive: true });
+
+const results = [];
+let page;
+let skipRest = false;
+async function test(name, fn) {
+  if (skipRest) {
+    results.push({ name, ok: false, error: 'skipped: an earlier step could not run' });
+    console.log(`  ✘ ${name} (skipped)`);
+    return;
+  }
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`  ✔ ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    results.push({ name, ok: false, error: e });
+    console.log(`  ✘ ${name}\n${e?.stack ?? e}`);
+    await page?.screenshot({ path: path.join(shots, `failure-${results.length}.png`) }).catch(() => {});
+  }
+}
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const statusItem = () => page.locator('.part.statusbar [id="context-control.context-control.contextControl.budget"]');
+const statusText = async () => ((await statusItem().textContent()) ?? '').trim();
+const BUDGET = /^[\d\s]+\/ 11 000$/;
+
+async function waitForStatus(pred, what, timeout = 60_000) {
+  const start = Date.now();
+  let last = '';
+  while (Date.now() - start < timeout) {
+    last = await statusText().catch(() => '');
+    if (pred(last)) return last;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`status bar never showed ${what}; last text: "${last}"`);
+}
+
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+async function panelFrame() {
+  const outer = page.frameLocator('iframe.webview.ready');
+  const inner = outer.frameLocator('#active-frame');
+  await inner.locator('#preview-btn').waitFor({ timeout: 30_000 });
+  return inner;
+}
+
+/** Save a screenshot; copy it into docs/screenshots/ only when its bytes changed, and never in CI. */
+async function shot(name, options = {}) {
+  const file = path.join(shots, `${name}.png`);
+  if (options.locator) await options.locator.screenshot({ path: file });
+  else await page.screenshot({ path: file, clip: options.clip });
+  const size = fs.statSync(file).size;
+  expect(size < 300 * 1024, `${name}.png is ${size} bytes: over 300 KB`);
+  const target = path.join(docsShots, `${name}.png`);
+  if (!process.env.CI) {
+    const same = fs.existsSync(target) && Buffer.compare(fs.readFileSync(target), fs.readFileSync(file)) === 0;
+    if (!same && process.env.UPDATE_SCREENSHOTS) {
+      fs.mkdirSync(docsShots, { recursive: true });
+      fs.copyFileSync(file, target);
+      console.log(`    screenshot updated: docs/screenshots/${name}.png`);
+    }
+  }
+}
+
+const server = await startCodeServer({
+  workspace,
+  extensionDevelopmentPath: repo,
+  settings: { 'contextControl.taskFile': 'ticket.md', 'workbench.colorTheme': 'Default Dark Modern', 'editor.minimap.enabled': false },
+});
+let browser;
+try {
+  browser = await launchBrowser();
+  page = await openWorkbench(browser, server.url, { viewport: { width: 1280, height: 800 } });
+
+  await test('the extension activates and the status bar shows <final> / <max_input>', async () => {
+    const text = await waitForStatus((t) => BUDGET.test(t), 'a budget out of 11 000');
+    const final = Number(text.split('/')[0].replace(/\s/g, ''));
+    expect(final > 0 && final <= 11000, `final ${final} out of range`);
+  });
+  if (results.some((r) => !r.ok)) skipRest = true;
+
+  await test('the Context Control view shows the index and manifest trees', async () => {
+    await page.locator('.activitybar [aria-label^="Context Control"]').first().click();
+    const sidebar = page.locator('.part.sidebar');
+    for (const label of ['Instructions', 'Decisions', 'Documents', 'Logs and tool output']) {
+      await sidebar.locator('.monaco-list-row').filter({ hasText: label }).first().waitFor({ timeout: 20_000 });
+    }
+    for (const label of ['Selected', 'Rejected', 'Trimmed']) {
+      await sidebar.locator('.monaco-list-row').filter({ hasText: label }).first().waitFor({ timeout: 20_000 });
+    }
+    const rejected = sidebar.locator('.monaco-list-row').filter({ hasText: 'superseded by ADR-012' });
+    await rejected.first().waitFor({ timeout: 10_000 });
+    await shot('trees', { locator: sidebar });
+  });
+
+  let before = '';
+  await test('pinning a selection changes the status-bar number at once', async () => {
+    before = await statusText();
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('runbook.md');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'runbook.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines').first().waitFor();
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 8; i++) await page.keyboard.press('Shift+ArrowDown');
+    await runCommand('Pin Selection as Mandatory Block');
+    const after = await waitForStatus((t) => BUDGET.test(t) && t !== before, 'a new number after pinning', 20_000);
+    const n = (t) => Number(t.split('/')[0].replace(/\s/g, ''));
+    expect(n(after) > n(before), `pinning did not raise the count: ${before} → ${after}`);
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'docs/runbook.md:1-8' }).first().waitFor({ timeout: 10_000 });
+    await shot('statusbar', { locator: page.locator('.part.statusbar') });
+    await shot('pinned-editor');
+  });
+
+  await test('the panel previews the request: budget bar, ordered blocks, trace', async () => {
+    await runCommand('Context Control: Open Panel');
+    const panel = await panelFrame();
+    await panel.locator('#preview-btn').click();
+    await panel.locator('#budget-text').filter({ hasText: '/ 11 000 tokens' }).waitFor({ timeout: 30_000 });
+    const kinds = await panel.locator('ol.blocks summary .kind').allTextContents();
+    expect(kinds[0] === 'system_instructions', `first block is ${kinds[0]}`);
+    expect(kinds.at(-1) === 'current_task', `last block is ${kinds.at(-1)}`);
+    expect(kinds.includes('pinned'), 'the pinned block is in the request');
+    expect((await panel.locator('.bar .seg').count()) >= 3, 'the budget bar has zone segments');
+    await panel.locator('ol.blocks summary').filter({ hasText: 'application.log' }).first().click();
+    await panel.locator('ol.blocks details[open] pre').filter({ hasText: 'paymentMethod is required' }).first().waitFor();
+    await shot('panel-preview');
+    await panel.locator('#tab-trace').click();
+    await panel.locator('pre.trace').filter({ hasText: 'MODEL REQUEST BUDGET' }).waitFor();
+    await panel.locator('#tab-blocks').click();
+  });
+
+  await test('Send with the dry-run provider writes the exact request and says so', async () => {
+    const panel = await panelFrame();
+    await panel.locator('#send-btn').click();
+    await panel.locator('#answer').filter({ hasText: 'Dry run: nothing was sent.' }).waitFor({ timeout: 30_000 });
+    const answer = (await panel.locator('#answer').textContent()) ?? '';
+    const file = /written to (\S+request\.json)\./.exec(answer)?.[1];
+    expect(file, `no path in: ${answer}`);
+    await shot('panel-send');
+  });
+} catch (e) {
+  console.log(`  ✘ harness: ${e?.stack ?? e}`);
+  results.push({ name: 'harness', ok: false, error: e });
+} finally {
+  await browser?.close().catch(() => {});
+  await server.stop();
+  fs.rmSync(workspace, { recursive: true, force: true });
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
