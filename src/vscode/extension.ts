@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { num } from '../core/report/trace';
 import { loadedEncodings } from '../core/tokens';
 import { AssemblyService } from './assembly';
 import { registerCommands } from './commands';
@@ -56,7 +57,7 @@ export function activate(context: vscode.ExtensionContext) {
     pinTokens.clear();
     if (state.kind === 'ok') for (const b of state.assembly.blocks) if (b.kind === 'pinned') pinTokens.set(b.id.replace(/^pinned:/, ''), b.tokens);
     pinnedTree.set(pinnedNodes(pins.list(), (p) => pinTokens.get(p.id)));
-    manifestView.message = state.kind === 'ok' ? `Last assembled ${state.at.toLocaleTimeString()} · ${state.assembly.manifest.budget.final} / ${state.assembly.manifest.budget.max_input} tokens` : undefined;
+    manifestView.message = state.kind === 'ok' ? `Last assembled ${state.at.toLocaleTimeString()} · ${num(state.assembly.manifest.budget.final)} / ${num(state.assembly.manifest.budget.max_input)} tokens` : undefined;
   };
   sub(service.onDidChange(refreshTrees));
   sub(pins.onDidChange(refreshTrees));

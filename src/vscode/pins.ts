@@ -115,7 +115,7 @@ export class PinStore extends Disposable {
 }
 
 function firstWords(text: string): string {
-  const line = text.split('\n').find((l) => l.trim()) ?? '';
+  const line = text.split('\n').find((l) => l.trim() && !/^(-{3,}|\+{3,}|[#/*\s-]*)$/.test(l.trim())) ?? '';
   const clean = line.trim().replace(/\s+/g, ' ');
   return clean.length > 60 ? clean.slice(0, 59) + '…' : clean;
 }

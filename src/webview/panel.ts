@@ -21,6 +21,8 @@ const ui = {
   answer: '',
   answerNote: '',
   tab: ((vscode.getState() as { tab?: Tab } | undefined)?.tab ?? 'blocks') as Tab,
+  /** Blocks whose text is expanded, kept across re-renders. */
+  open: new Set<string>(),
 };
 
 const fmt = (n: number | undefined) => (n === undefined ? '–' : Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' '));
@@ -103,7 +105,12 @@ function budget(p: PanelPreview): HTMLElement {
   const head = el('div', { class: `budget-head status-${p.status}`, id: 'budget-text' }, `${fmt(p.final)} / ${fmt(p.maxInput)} tokens (${pct} %)${p.status === 'refused' ? ' — refused' : p.status === 'warning' ? ' — close to the limit' : ''}`);
   const bar = el('div', { class: 'bar', role: 'img', 'aria-label': `Budget by zone: ${p.zones.map((z) => `${z.zone} ${z.tokens}`).join(', ')}` });
   const zones = [...p.zones].sort((a, b) => ZONE_ORDER.indexOf(a.zone) - ZONE_ORDER.indexOf(b.zone)).filter((z) => z.tokens > 0);
-  for (const z of zones) bar.append(el('span', { class: `seg zone-${z.zone}`, style: `width:${Math.min(100, (z.tokens / max) * 100)}%`, title: `${z.zone}: ${fmt(z.tokens)} tokens` }));
+  for (const z of zones) {
+    const seg = el('span', { class: `seg zone-${z.zone}`, title: `${z.zone}: ${fmt(z.tokens)} tokens` });
+    // CSSOM, not a style attribute: the CSP allows no inline styles.
+    seg.style.width = `${Math.min(100, (z.tokens / max) * 100)}%`;
+    bar.append(seg);
+  }
   const legend = el('ul', { class: 'legend' }, ...zones.map((z) => el('li', {}, el('span', { class: `swatch zone-${z.zone}` }), `${z.zone.replace('_', ' ')} ${fmt(z.tokens)}`)));
   return el('section', { class: 'budget' }, head, bar, legend);
 }
@@ -144,6 +151,8 @@ function blocksPane(p: PanelPreview): HTMLElement {
     });
     const summary = el('summary', {}, el('span', { class: `kind zone-${b.zone}` }, b.kind), src, el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`));
     const details = el('details', { class: 'block' }, summary, el('p', { class: 'reason' }, b.reason), el('pre', { class: 'text' }, b.text || '(text not shown)'));
+    details.open = ui.open.has(b.id);
+    details.addEventListener('toggle', () => (details.open ? ui.open.add(b.id) : ui.open.delete(b.id)));
     list.append(el('li', {}, details));
   }
   pane.append(list);

@@ -65,6 +65,24 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
+/** Expand the named views of the Context Control container and collapse the others. */
+async function showViews(...names) {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let settled = true;
+    for (const name of ['Request', 'Index', 'Manifest', 'Pinned']) {
+      const header = page.locator('.part.sidebar .pane-header').filter({ hasText: new RegExp(`^${name}$`, 'i') }).first();
+      const expanded = (await header.getAttribute('aria-expanded')) === 'true';
+      if (expanded !== names.includes(name)) {
+        settled = false;
+        await header.click();
+        await page.waitForTimeout(300);
+      }
+    }
+    if (settled) return;
+  }
+  throw new Error(`could not show only the views ${names.join(', ')}`);
+}
+
 async function panelFrame() {
   const outer = page.frameLocator('iframe.webview.ready');
   const inner = outer.frameLocator('#active-frame');
@@ -109,16 +127,25 @@ try {
 
   await test('the Context Control view shows the index and manifest trees', async () => {
     await page.locator('.activitybar [aria-label^="Context Control"]').first().click();
+    // Widen the side bar by dragging its sash, as a person would.
+    const box = await page.locator('.part.sidebar').boundingBox();
+    await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await showViews('Index');
     const sidebar = page.locator('.part.sidebar');
     for (const label of ['Instructions', 'Decisions', 'Documents', 'Logs and tool output']) {
       await sidebar.locator('.monaco-list-row').filter({ hasText: label }).first().waitFor({ timeout: 20_000 });
     }
+    await shot('index', { locator: sidebar });
+    await showViews('Manifest');
     for (const label of ['Selected', 'Rejected', 'Trimmed']) {
       await sidebar.locator('.monaco-list-row').filter({ hasText: label }).first().waitFor({ timeout: 20_000 });
     }
     const rejected = sidebar.locator('.monaco-list-row').filter({ hasText: 'superseded by ADR-012' });
     await rejected.first().waitFor({ timeout: 10_000 });
-    await shot('trees', { locator: sidebar });
+    await shot('manifest', { locator: sidebar });
   });
 
   let before = '';
@@ -138,24 +165,27 @@ try {
     const after = await waitForStatus((t) => BUDGET.test(t) && t !== before, 'a new number after pinning', 20_000);
     const n = (t) => Number(t.split('/')[0].replace(/\s/g, ''));
     expect(n(after) > n(before), `pinning did not raise the count: ${before} → ${after}`);
-    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'docs/runbook.md:1-8' }).first().waitFor({ timeout: 10_000 });
-    await shot('statusbar', { locator: page.locator('.part.statusbar') });
-    await shot('pinned-editor');
+    await showViews('Pinned');
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: /docs\/runbook\.md:1-\d+ · \d+ tok/ }).first().waitFor({ timeout: 10_000 });
+    await shot('statusbar', { clip: { x: 640, y: 776, width: 640, height: 24 } });
+    await shot('pinned', { clip: { x: 0, y: 0, width: 1280, height: 420 } });
   });
 
   await test('the panel previews the request: budget bar, ordered blocks, trace', async () => {
     await runCommand('Context Control: Open Panel');
+    await showViews('Request');
     const panel = await panelFrame();
     await panel.locator('#preview-btn').click();
+    await panel.locator('#preview-btn:not([disabled])').waitFor();
     await panel.locator('#budget-text').filter({ hasText: '/ 11 000 tokens' }).waitFor({ timeout: 30_000 });
     const kinds = await panel.locator('ol.blocks summary .kind').allTextContents();
     expect(kinds[0] === 'system_instructions', `first block is ${kinds[0]}`);
     expect(kinds.at(-1) === 'current_task', `last block is ${kinds.at(-1)}`);
     expect(kinds.includes('pinned'), 'the pinned block is in the request');
     expect((await panel.locator('.bar .seg').count()) >= 3, 'the budget bar has zone segments');
-    await panel.locator('ol.blocks summary').filter({ hasText: 'application.log' }).first().click();
+    await panel.locator('ol.blocks summary').filter({ hasText: 'application.log' }).first().locator('.kind').click();
     await panel.locator('ol.blocks details[open] pre').filter({ hasText: 'paymentMethod is required' }).first().waitFor();
-    await shot('panel-preview');
+    await shot('panel-preview', { locator: page.locator('.part.sidebar') });
     await panel.locator('#tab-trace').click();
     await panel.locator('pre.trace').filter({ hasText: 'MODEL REQUEST BUDGET' }).waitFor();
     await panel.locator('#tab-blocks').click();
@@ -168,7 +198,7 @@ try {
     const answer = (await panel.locator('#answer').textContent()) ?? '';
     const file = /written to (\S+request\.json)\./.exec(answer)?.[1];
     expect(file, `no path in: ${answer}`);
-    await shot('panel-send');
+    await shot('panel-send', { locator: page.locator('.part.sidebar') });
   });
 } catch (e) {
   console.log(`  ✘ harness: ${e?.stack ?? e}`);

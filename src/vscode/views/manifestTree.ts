@@ -41,7 +41,7 @@ export function manifestNodes(state: AssemblyState): Node[] {
       m[key].map((d, i) => ({
         id: `man:${key}:${i}:${d.source}`,
         label: d.source,
-        description: `${tokens(d.tokens)} · ${d.reason}`,
+        description: [d.reason, tokens(d.tokens)].filter(Boolean).join(' · '),
         icon,
         tooltip: Object.entries(d)
           .map(([k, v]) => `**${k}:** ${escapeMd(String(v))}`)
