@@ -1,19 +1,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { assemble, type Assembly } from '../core/chain/assemble';
+import type { Assembly } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { maxInput, type Policy } from '../core/policy';
 import type { WireShape } from '../core/providers/shape';
-import { loadPolicy, loadSnapshot, type Pin, type Snapshot } from '../core/sources/snapshot';
+import { loadPolicy, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 import { readSettings, type Settings } from './settings';
+import { AssemblyWorker, revive } from './worker/client';
+import type { SnapshotView } from './worker/protocol';
 
 /** What the views show: the last assembly, or why there is none. */
 export type AssemblyState =
   | { kind: 'empty'; reason: string }
-  | { kind: 'ok'; snapshot: Snapshot; assembly: Assembly; settings: Settings; at: Date }
-  | { kind: 'refused'; snapshot?: Snapshot; error: ContextBudgetExceeded; policy: Policy; settings: Settings; at: Date }
+  | { kind: 'ok'; snapshot: SnapshotView; assembly: Assembly; settings: Settings; at: Date }
+  | { kind: 'refused'; snapshot?: SnapshotView; error: ContextBudgetExceeded; policy: Policy; settings: Settings; at: Date }
   | { kind: 'error'; error: Error; settings: Settings; at: Date };
 
 export interface TaskSource {
@@ -34,8 +36,10 @@ export class AssemblyService extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<AssemblyState> | undefined;
   private pending = false;
+  private readonly worker: AssemblyWorker;
 
   constructor(
+    workerScript: string,
     private readonly root: string | undefined,
     private readonly pins: () => Pin[],
     private readonly task: TaskSource,
@@ -43,6 +47,8 @@ export class AssemblyService extends Disposable {
     private readonly envelopeOverride: () => number | undefined = () => undefined,
   ) {
     super();
+    this.worker = new AssemblyWorker(workerScript);
+    this._register({ dispose: () => this.worker.dispose() });
   }
 
   get state(): AssemblyState {
@@ -72,11 +78,7 @@ export class AssemblyService extends Disposable {
       this.pending = true;
       return this.running;
     }
-    const running = (this.running = Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Context Control: assembling context' }, async () => {
-      // Let the progress indicator paint before the synchronous chain runs.
-      await new Promise((r) => setTimeout(r, 0));
-      return this.runOnce();
-    })));
+    const running = (this.running = Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Context Control: assembling context' }, () => this.runOnce())));
     try {
       return await running;
     } finally {
@@ -88,7 +90,7 @@ export class AssemblyService extends Disposable {
     }
   }
 
-  private runOnce(): AssemblyState {
+  private async runOnce(): Promise<AssemblyState> {
     const settings = readSettings();
     const at = new Date();
     let state: AssemblyState;
@@ -96,18 +98,24 @@ export class AssemblyService extends Disposable {
       state = { kind: 'empty', reason: 'Open a folder to assemble its context.' };
     } else {
       let policy: Policy | undefined;
-      let snapshot: Snapshot | undefined;
       try {
         policy = this.policy(settings);
         const taskText = this.task.current()?.trim() || this.taskFromSettings(settings);
-        snapshot = loadSnapshot({ root: this.root, task: taskText, cwd: this.root, policy, pins: this.pins() });
         const shape: WireShape = settings.provider === 'anthropic' ? 'anthropic' : 'openai';
-        const assembly = assemble(snapshot, { model: settings.model, encoding: settings.encoding, shape });
-        this.write(assembly);
-        state = { kind: 'ok', snapshot, assembly, settings, at };
+        const res = await this.worker.run({
+          snapshot: { root: this.root, task: taskText, cwd: this.root, policy, pins: this.pins() },
+          options: { model: settings.model, encoding: settings.encoding, shape },
+        });
+        if (!res.ok) {
+          const error = revive(res.error);
+          if (error instanceof ContextBudgetExceeded) state = { kind: 'refused', snapshot: res.error.snapshot, error, policy, settings, at };
+          else state = { kind: 'error', error, settings, at };
+        } else {
+          this.write(res.assembly);
+          state = { kind: 'ok', snapshot: res.snapshot, assembly: res.assembly, settings, at };
+        }
       } catch (e) {
-        if (e instanceof ContextBudgetExceeded && policy) state = { kind: 'refused', snapshot, error: e, policy, settings, at };
-        else state = { kind: 'error', error: e as Error, settings, at };
+        state = { kind: 'error', error: e as Error, settings, at };
       }
     }
     this._state = state;

@@ -41,7 +41,8 @@ export function activate(context: vscode.ExtensionContext) {
     current: () => context.workspaceState.get<string>(TASK_KEY) || undefined,
     set: (text: string) => context.workspaceState.update(TASK_KEY, text),
   };
-  const service = sub(new AssemblyService(root, () => pins.resolved(readPinned), task, storageDir));
+  const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'assemble-worker.js').fsPath;
+  const service = sub(new AssemblyService(workerScript, root, () => pins.resolved(readPinned), task, storageDir));
 
   const indexTree = sub(new NodeTree());
   const manifestTree = sub(new NodeTree());

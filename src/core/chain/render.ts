@@ -136,11 +136,18 @@ function toolCallArguments(text: string): string {
   return JSON.stringify({ input: text });
 }
 
-/** A replayed group as messages. A call without any result is replayed as text, never as a dangling call. */
+/**
+ * A replayed group as messages. The tool results follow their assistant tool_calls message directly, as the
+ * OpenAI API requires; a call that never got a result is replayed before them as text, never as a dangling call.
+ */
 function groupMessages(block: Block): RequestMessage[] {
   const events: SessionEvent[] = block.meta.events ?? [];
   const out: RequestMessage[] = [];
   const answered = new Set(events.filter((e) => e.type === 'tool_result').map((e) => e.call_id));
+  for (const e of events) {
+    if (e.type === 'user' || e.type === 'assistant') out.push({ role: e.type, content: e.text, blocks: [block.id] });
+    else if (e.type === 'tool_call' && !answered.has(e.call_id)) out.push({ role: 'assistant', content: `[tool call ${e.tool ?? ''} without a result] ${e.text}`, blocks: [block.id] });
+  }
   const calls = events.filter((e) => e.type === 'tool_call' && answered.has(e.call_id));
   if (calls.length > 0) {
     out.push({
@@ -150,19 +157,13 @@ function groupMessages(block: Block): RequestMessage[] {
       blocks: [block.id],
     });
   }
-  for (const e of events) {
-    if (e.type === 'tool_result') {
-      out.push({
-        role: 'tool',
-        toolCallId: e.call_id,
-        content: `<tool-output${attrs({ source: `session:${e.id}`, trust: 'tool-output' })}>\n${escapeXml(e.text)}\n</tool-output>`,
-        blocks: [block.id],
-      });
-    } else if (e.type === 'tool_call' && !answered.has(e.call_id)) {
-      out.push({ role: 'assistant', content: `[tool call ${e.tool ?? ''} without a result] ${e.text}`, blocks: [block.id] });
-    } else if (e.type === 'user' || e.type === 'assistant') {
-      out.push({ role: e.type, content: e.text, blocks: [block.id] });
-    }
+  for (const e of events.filter((x) => x.type === 'tool_result')) {
+    out.push({
+      role: 'tool',
+      toolCallId: e.call_id,
+      content: `<tool-output${attrs({ source: `session:${e.id}`, trust: 'tool-output' })}>\n${escapeXml(e.text)}\n</tool-output>`,
+      blocks: [block.id],
+    });
   }
   return out;
 }

@@ -1,0 +1,29 @@
+/**
+ * The chain runs here, off the extension host's thread, so tokenizing never freezes the editor. Loads the
+ * snapshot and assembles; the tokenizer's count cache lives as long as the worker. No `vscode` import.
+ */
+import { parentPort } from 'node:worker_threads';
+import { assemble } from '../../core/chain/assemble';
+import { ContextBudgetExceeded, InputError } from '../../core/errors';
+import { loadSnapshot, type Snapshot } from '../../core/sources/snapshot';
+import { viewOf, type AssembleRequest, type AssembleResponse, type SerializedError } from './protocol';
+
+function serialize(e: unknown, snapshot: Snapshot | undefined): SerializedError {
+  const base = { name: (e as Error)?.name ?? 'Error', message: (e as Error)?.message ?? String(e), snapshot: snapshot && viewOf(snapshot) };
+  if (e instanceof ContextBudgetExceeded) return { ...base, maxInput: e.maxInput, mandatoryTokens: e.mandatoryTokens, blocks: e.blocks };
+  if (e instanceof InputError) return { ...base, message: e.message, file: e.file, line: e.line, column: e.column };
+  return base;
+}
+
+parentPort?.on('message', (req: AssembleRequest) => {
+  let snapshot: Snapshot | undefined;
+  let res: AssembleResponse;
+  try {
+    snapshot = loadSnapshot(req.snapshot);
+    const assembly = assemble(snapshot, req.options);
+    res = { id: req.id, ok: true, assembly, snapshot: viewOf(snapshot) };
+  } catch (e) {
+    res = { id: req.id, ok: false, error: serialize(e, snapshot) };
+  }
+  parentPort?.postMessage(res);
+});

@@ -1,0 +1,56 @@
+import { Worker } from 'node:worker_threads';
+import { ContextBudgetExceeded, InputError } from '../../core/errors';
+import type { AssembleRequest, AssembleResponse, SerializedError } from './protocol';
+
+export class WorkerError extends Error {}
+
+/** Rebuild the core's error classes on this side of the thread. */
+export function revive(e: SerializedError): Error {
+  if (e.name === 'ContextBudgetExceeded') return new ContextBudgetExceeded(e.maxInput ?? 0, e.mandatoryTokens ?? 0, e.blocks ?? []);
+  if (e.name === 'InputError') return new InputError(e.message, e.file, e.line, e.column);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+/** One long-lived worker; requests are answered in order. A crashed worker is replaced on the next request. */
+export class AssemblyWorker {
+  private worker: Worker | undefined;
+  private next = 1;
+  private readonly waiting = new Map<number, { resolve: (r: AssembleResponse) => void; reject: (e: Error) => void }>();
+
+  constructor(private readonly script: string) {}
+
+  run(request: Omit<AssembleRequest, 'id'>): Promise<AssembleResponse> {
+    const worker = this.ensure();
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.script);
+    worker.on('message', (res: AssembleResponse) => {
+      this.waiting.get(res.id)?.resolve(res);
+      this.waiting.delete(res.id);
+    });
+    const fail = (e: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const w of this.waiting.values()) w.reject(new WorkerError(`the assembly worker stopped: ${e.message}`));
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  dispose(): void {
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+}

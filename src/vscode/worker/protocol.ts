@@ -1,0 +1,33 @@
+import type { AssembleOptions, Assembly } from '../../core/chain/assemble';
+import type { OversizedBlock } from '../../core/errors';
+import type { Snapshot, SnapshotOptions } from '../../core/sources/snapshot';
+
+/** The snapshot as the views need it: plain data that crosses a thread (no line readers). */
+export type SnapshotView = Omit<Snapshot, 'toolOutputs'> & { toolOutputs: { path: string; size: number; format?: string }[] };
+
+export interface AssembleRequest {
+  id: number;
+  snapshot: Omit<SnapshotOptions, 'policy'> & { policy: NonNullable<SnapshotOptions['policy']> };
+  options: Omit<AssembleOptions, 'tokenizer' | 'now'>;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  maxInput?: number;
+  mandatoryTokens?: number;
+  blocks?: OversizedBlock[];
+  /** The snapshot, when the error came after it was read (a refusal still has an index to show). */
+  snapshot?: SnapshotView;
+}
+
+export type AssembleResponse =
+  | { id: number; ok: true; assembly: Assembly; snapshot: SnapshotView }
+  | { id: number; ok: false; error: SerializedError };
+
+export function viewOf(snapshot: Snapshot): SnapshotView {
+  return { ...snapshot, toolOutputs: snapshot.toolOutputs.map((o) => ({ path: o.path, size: o.size, format: o.format })) };
+}
