@@ -5,19 +5,38 @@ import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { withMaxInput } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
-import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { readSummaryStore, summaryStorePath } from '../core/session/summary-store';
+import { displayPath, loadPolicy, loadSnapshot, SESSION_FILE } from '../core/sources/snapshot';
+import { parseToolResultArg } from '../core/offload/results';
+import { indexCommand, INDEX_USAGE } from './index-command';
+import { inspectCommand, INSPECT_USAGE } from './inspect';
+import { offloadCommand, OFFLOAD_USAGE } from './offload';
+import { send, SEND_OPTIONS, SEND_USAGE } from './send';
+import { sessionCommand } from './session-command';
 
-/** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded. */
+/** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
 const USAGE = `Usage:
   ctxctl preview --workspace DIR --task FILE|TEXT [--policy FILE] [--max-input N] [--component NAME]
                  [--session FILE] [--model M] [--shape openai|anthropic] [--encoding E] [--json] [--out DIR]
+                 [--tool-result NAME=FILE]...
+  ${INSPECT_USAGE}
+  ${OFFLOAD_USAGE}
+  ${INDEX_USAGE}   (the <available-documents> index)
+  ctxctl session show|compact|edit|undo --workspace DIR [--session FILE]   (ctxctl session --help)
+${SEND_USAGE}
 
   --task       a path (absolute or relative to the current folder), or else literal text
   --json       print exactly one JSON object: {"request", "manifest", "trace"}
   --out DIR    also write request.json (the exact bytes), manifest.json and trace.txt
+  --tool-result NAME=FILE   a tool result returned in this step (repeatable: results returned together, as
+               parallel tool calls); above offload.per_result_tokens, or largest first while together above
+               offload.aggregate_tokens, a result goes whole to the offload store and the context gets a notice,
+               its path and a head/tail preview
+${SEND_OPTIONS}
 
-Exit codes: 0 success, 2 bad input or usage, 3 the mandatory blocks exceed max_input.`;
+Exit codes: 0 success, 2 bad input or usage, 3 the mandatory blocks exceed max_input, 4 the provider failed (send),
+            130 cancelled.`;
 
 class UsageError extends Error {}
 
@@ -33,6 +52,7 @@ const PREVIEW_OPTIONS: ParseArgsConfig['options'] = {
   encoding: { type: 'string' },
   json: { type: 'boolean' },
   out: { type: 'string' },
+  'tool-result': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -65,8 +85,10 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   let policy = loadPolicy(root, v.policy as string | undefined);
   const max = positiveInt(v['max-input'], '--max-input');
   if (max !== undefined) policy = withMaxInput(policy, max);
-  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined });
-  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined });
+  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg) });
+  const summaryStore = summaryStorePath(typeof v.session === 'string' ? path.resolve(v.session) : path.join(root, SESSION_FILE));
+  const summaries = readSummaryStore(summaryStore, displayPath(root, summaryStore));
+  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
   if (typeof v.out === 'string') {
     fs.mkdirSync(v.out, { recursive: true });
     fs.writeFileSync(path.join(v.out, 'request.json'), result.serialized);
@@ -81,37 +103,46 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   return 0;
 }
 
-const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview };
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
+const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand };
+/** Commands that stream (send): they get both streams and finish later. */
+const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
-export function run(argv: string[], io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number {
+export function run(argv: string[], io: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (!command || command === '--help' || command === '-h' || command === 'help') {
       io.stdout(USAGE + '\n');
       return command ? 0 : 2;
     }
+    const streaming = ASYNC_COMMANDS[command];
+    if (streaming) return streaming(rest, io).catch((e: unknown) => failed(e, io));
     const handler = COMMANDS[command];
-    if (!handler) throw new UsageError(`unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    if (!handler) throw new UsageError(`unknown command "${command}"; commands: ${[...Object.keys(COMMANDS), ...Object.keys(ASYNC_COMMANDS)].join(', ')}`);
     return handler(rest, io.stdout);
   } catch (e) {
-    if (e instanceof ContextBudgetExceeded) {
-      io.stderr(`ctxctl: ${e.message}\n`);
-      return 3;
-    }
-    if (e instanceof InputError) {
-      io.stderr(`ctxctl: ${e.toString()}\n`);
-      return 2;
-    }
-    if (e instanceof UsageError) {
-      io.stderr(`ctxctl: ${e.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    io.stderr(`ctxctl: internal error: ${(e as Error).stack ?? e}\n`);
-    return 1;
+    return failed(e, io);
   }
 }
 
+function failed(e: unknown, io: Io): number {
+  if (e instanceof ContextBudgetExceeded) {
+    io.stderr(`ctxctl: ${e.message}\n`);
+    return 3;
+  }
+  if (e instanceof InputError) {
+    io.stderr(`ctxctl: ${e.toString()}\n`);
+    return 2;
+  }
+  if (e instanceof UsageError) {
+    io.stderr(`ctxctl: ${e.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  io.stderr(`ctxctl: internal error: ${(e as Error).stack ?? e}\n`);
+  return 1;
+}
+
 if (require.main === module || process.argv[1]?.endsWith('ctxctl.js') || process.argv[1]?.endsWith('ctxctl')) {
-  process.exitCode = run(process.argv.slice(2));
+  void Promise.resolve(run(process.argv.slice(2))).then((code) => (process.exitCode = code));
 }

@@ -14,7 +14,7 @@ export interface Policy {
   max_file_bytes: number;
   system_instructions: string;
   tool_output: { globs: string[]; formats: { match: string; format: string }[] };
-  trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number };
+  trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number };
   sources: { agents_md: boolean; claude_md: boolean; copilot: boolean; cursor: boolean; cline: boolean; adr_dirs: string[] };
   /** Where this policy came from, for messages. */
   origin: string;
@@ -48,7 +48,7 @@ export function defaultPolicy(): Policy {
     max_file_bytes: 64 * 1024 * 1024,
     system_instructions: DEFAULT_SYSTEM_INSTRUCTIONS,
     tool_output: { globs: ['**/*.log', '**/logs/**', '**/test-results/**', '**/*.tap', '**/junit*.xml', '**/TEST-*.xml'], formats: [] },
-    trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40 },
+    trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3 },
     sources: { agents_md: true, claude_md: true, copilot: true, cursor: true, cline: true, adr_dirs: ['doc/adr', 'docs/adr', 'docs/decisions', 'docs/architecture/decisions'] },
     origin: 'defaults',
   };
@@ -86,7 +86,7 @@ const SCHEMA: Spec = obj({
   max_file_bytes: int(1),
   system_instructions: str,
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
-  trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int() }),
+  trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int() }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
 });
 

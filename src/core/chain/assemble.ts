@@ -2,17 +2,22 @@ import { maxInput as maxInputOf } from '../policy';
 import { serializeRequest, shapeRequest, type WireShape } from '../providers/shape';
 import { buildManifest, type Manifest } from '../report/manifest';
 import { renderTrace } from '../report/trace';
-import type { Snapshot } from '../sources/snapshot';
+import * as path from 'node:path';
+import { openOffloadStore, type OffloadStore } from '../offload/store';
+import { displayPath, type Snapshot } from '../sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from '../tokens';
 import { linesOf } from '../sources/scan';
-import { mergeDecisions, type Block, type Decision } from '../types';
+import { constraintsFrom } from '../session/constraints';
+import type { SummaryRecord } from '../session/summary-store';
+import { mergeDecisions, type Block, type Decision, type Warning } from '../types';
 import { collect, makeBlock } from './collect';
 import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
 import { prune } from './prune';
 import { render, renderIndex, wrap, type IndexEntry, type NeutralRequest } from './render';
 import { selectSession } from './session';
-import { retrim, trimToolOutputs } from './trim';
+import { offloadToolResults } from './offload';
+import { retrim, trimToolOutputs, type TrimInput } from './trim';
 
 export interface AssembleOptions {
   model?: string;
@@ -25,6 +30,10 @@ export interface AssembleOptions {
   stream?: boolean;
   /** Clock for the manifest, injectable for tests. */
   now?: () => Date;
+  /** The summary store beside the session: its active summary is reused (after validation) when it covers the folded events. */
+  summaries?: { records: SummaryRecord[]; warnings?: Warning[] };
+  /** Where offloaded tool results go (extension storage); default: the policy's offload.dir in the workspace. */
+  offloadStore?: OffloadStore;
 }
 
 export interface Assembly {
@@ -40,7 +49,7 @@ export interface Assembly {
 
 export const DEFAULT_MODEL = 'gpt-4o';
 
-/** Run the whole chain on a snapshot: collect → prune → trim → session → fill → order/render → enforce → report. */
+/** Run the whole chain on a snapshot: collect → prune → offload → trim → session → fill → order/render → enforce → report. */
 export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Assembly {
   const { policy } = snapshot;
   const model = options.model ?? DEFAULT_MODEL;
@@ -54,11 +63,24 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
 
   const collected = collect(snapshot);
   const pruned = prune(collected.value.blocks, snapshot.task.component);
-  const trimmed = trimToolOutputs(collected.value.toolOutputs, policy, tokenizer);
-  const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy);
+  let store = options.offloadStore;
+  const offload = offloadToolResults(snapshot.toolResults ?? [], {
+    policy,
+    tokenizer,
+    store: () => (store ??= openOffloadStore(path.resolve(snapshot.root, policy.offload.dir), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, options.now)),
+    display: (abs) => displayPath(snapshot.root, abs),
+  });
+  const toolOutputs: TrimInput[] = [...collected.value.toolOutputs, ...offload.value.inline];
+  const trimmed = trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens);
+  const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy, {
+    constraints: constraintsFrom(pruned.value.kept),
+    knownSources: snapshot.files.map((f) => f.path),
+    summaries: options.summaries?.records,
+    tokenizer,
+  });
 
   const protectedBlocks = [...pruned.value.kept.filter(isProtected), ...(session.value.summary ? [session.value.summary] : [])].map(exact);
-  const flexible = [...pruned.value.kept.filter((b) => !isProtected(b)), ...trimmed.value];
+  const flexible = [...pruned.value.kept.filter((b) => !isProtected(b)), ...offload.value.blocks, ...trimmed.value];
   const disclosedIndex = indexBlock(policy, pruned.value.disclosed);
   const reserved = countRequest(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks);
   const filled = fill({
@@ -70,12 +92,12 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow]);
   const candidates = [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)];
 
-  const linesBySource = new Map(collected.value.toolOutputs.map((o) => [o.path, o.lines]));
+  const outputBySource = new Map(toolOutputs.map((o) => [o.path, o]));
   const enforced = enforce({
     blocks: candidates,
     maxInput: max,
     countRequest,
-    retrim: (block, target) => retrim(block, target, policy, tokenizer, linesBySource.get(block.source) ?? (() => linesOf(block.text))),
+    retrim: (block, target) => retrim(block, target, policy, tokenizer, outputBySource.get(block.source)?.lines ?? (() => linesOf(block.text)), outputBySource.get(block.source)?.reference),
     summarize: (block) => exact({ ...block, text: summaryText(block), meta: { ...block.meta, summarized: true }, exact: false }),
   });
 
@@ -84,9 +106,9 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const serialized = JSON.stringify(request);
   const final = tokenizer.count(serialized);
   const droppedEvents = [...filled.value.droppedGroups, ...enforced.removed.filter((b) => b.kind === 'session_group')].reduce((n, b) => n + (b.meta.events?.length ?? 0), 0);
-  const decisions = mergeDecisions(collected.decisions, pruned.decisions, trimmed.decisions, session.decisions, filled.decisions, {
+  const decisions = mergeDecisions(collected.decisions, pruned.decisions, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, {
     degraded: enforced.steps,
-    indexed: pruned.value.disclosed.map((b): Decision => ({ source: b.source, kind: b.kind, reason: 'no component: disclosed in the index, available on demand', tokens: b.tokens })),
+    indexed: pruned.value.disclosed.map((b): Decision => ({ source: b.source, kind: b.kind, reason: b.trust === 'project-rule' ? 'instruction file disclosed by its own rules: available on demand' : 'no component: disclosed in the index, available on demand', tokens: b.tokens })),
   });
   const manifest = buildManifest({
     snapshot,

@@ -1,10 +1,12 @@
 import picomatch from 'picomatch';
 import type { Policy } from '../policy';
+import { firstProse } from '../sources/documents';
+import { applicability, orderInstructions } from '../sources/instructions';
 import type { Snapshot } from '../sources/snapshot';
 import { redactSecrets } from '../sources/secrets';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
-import type { Block, BlockKind, BlockMeta, StageResult, Trust, Warning } from '../types';
+import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning } from '../types';
 
 /** Default priorities by kind when no policy glob matches (higher = kept first). */
 const KIND_PRIORITY: Partial<Record<BlockKind, number>> = { decision: 60, source_code: 50, tool_result: 50, document: 40 };
@@ -40,12 +42,6 @@ export function makeBlock(
   };
 }
 
-/** An AGENTS.md applies at the root, or when one of the task's files lies below its folder. */
-function agentsApply(agentsPath: string, taskFiles: string[]): boolean {
-  const dir = agentsPath.includes('/') ? agentsPath.slice(0, agentsPath.lastIndexOf('/') + 1) : '';
-  return dir === '' || taskFiles.some((f) => f.startsWith(dir));
-}
-
 export interface Collected {
   blocks: Block[];
   /** Tool output still as files: the trim stage decides what of them is read and kept. */
@@ -65,11 +61,23 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
   blocks.push(makeBlock(policy, 'system_instructions', 'builtin:system', 'harness', policy.system_instructions));
   blocks.push(makeBlock(policy, 'tool_definitions', 'builtin:tools', 'harness', JSON.stringify(TOOL_DEFINITIONS)));
 
-  const agents = snapshot.agents
-    .filter((a) => agentsApply(a.path, task.files))
-    .sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path));
-  for (const a of agents) blocks.push(makeBlock(policy, 'agents_md', a.path, 'project-rule', clean(a.path, a.text.trim())));
-  const skipped = snapshot.agents.filter((a) => !agents.includes(a));
+  // Instruction files, root first: an AGENTS.md (or CLAUDE.md) below the root applies only when a file of the task lies
+  // below its folder; conditional rules only when a file of the task matches their globs; disclosed ones go to the index.
+  const rejected: Decision[] = [];
+  for (const rule of orderInstructions(snapshot.instructions ?? [])) {
+    if (!rule.text) {
+      rejected.push({ source: rule.path, kind: 'agents_md', reason: 'empty file: nothing to load', tokens: 0 });
+      continue;
+    }
+    if (rule.mode === 'disclosed') {
+      const summary = rule.description ?? firstProse(rule.text);
+      blocks.push(makeBlock(policy, 'document', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title, summary, tags: ['instructions', rule.family] }));
+      continue;
+    }
+    const verdict = applicability(rule, task.files);
+    if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title }));
+    else rejected.push({ source: rule.path, kind: 'agents_md', reason: verdict.reason ?? 'does not apply', tokens: estimateTokens(rule.text) });
+  }
 
   for (const pin of snapshot.pins) {
     const where = pin.startLine ? `${pin.source}#L${pin.startLine}-L${pin.endLine ?? pin.startLine}` : pin.source;
@@ -80,6 +88,10 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
 
   for (const doc of snapshot.documents) {
     const kind: BlockKind = doc.decision ? 'decision' : 'document';
+    if (doc.decision?.template) {
+      rejected.push({ source: doc.path, kind, reason: 'ADR template, not a decision', tokens: estimateTokens(doc.body) });
+      continue;
+    }
     blocks.push(
       makeBlock(policy, kind, doc.path, 'project-document', clean(doc.path, doc.body.trim()), {
         title: doc.title,
@@ -88,7 +100,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
         tags: doc.tags,
         status: doc.decision?.status ?? doc.status,
         id: doc.decision?.id,
-        supersededBy: doc.decision?.supersededBy[0],
+        supersededBy: doc.decision?.supersededBy.length ? doc.decision.supersededBy.join(', ') : undefined,
         supersedes: doc.decision?.supersedes,
       }, doc.priority),
     );
@@ -103,9 +115,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
   blocks.push(makeBlock(policy, 'current_task', task.source, 'user', clean(task.source, task.text), { components: task.component ? [task.component] : undefined }));
   return {
     value: { blocks, toolOutputs: snapshot.toolOutputs },
-    decisions: {
-      warnings,
-      rejected: skipped.map((a) => ({ source: a.path, kind: 'agents_md' as const, reason: 'AGENTS.md does not apply: no file of the task lies below its folder' })),
-    },
+    // The snapshot's warnings (scan, front matter, ADR lifecycle) reach the manifest through this stage.
+    decisions: { warnings: [...snapshot.warnings, ...warnings], rejected },
   };
 }

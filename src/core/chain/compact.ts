@@ -1,67 +1,123 @@
 import { stringify } from 'yaml';
+import { classify, clauses, coverage, words } from '../session/claims';
+import { constraintsInPlay, keepsConstraint, type Constraint } from '../session/constraints';
+import { emptySummary, LIST_FIELDS, type SessionSummary } from '../session/schema';
+import type { SessionEvent } from '../types';
 import type { EventGroup } from './session';
 
-/** Seed 000's structured summary. */
-export interface SessionSummary {
-  objective: string;
-  established_facts: string[];
-  decisions: string[];
-  completed_actions: string[];
-  unresolved_questions: string[];
-  next_step: string[];
-  sources: string[];
+export type { SessionSummary } from '../session/schema';
+
+/** What the fallback needs besides the events: the constraints to carry and the paths that exist. */
+export interface FallbackContext {
+  constraints: Constraint[];
+  knownSources: string[];
 }
 
-const UNCERTAIN = /\?|\b(may|might|maybe|perhaps|possibly|probably|not (yet )?confirmed|unconfirmed|hypothes[ie]s|unclear|unknown|to be checked|suspect)\b/i;
-const FACT = /\b(confirmed|verified|established|reproduced|shows? that|is required|do(es)? not send|returns?|rejects?)\b/i;
-const DECISION = /\b(decided|decision|we will|we'll|must|keep|do not|don't|no,|agreed)\b/i;
-const NEXT = /\b(next|will|should|propose|plan)\b/i;
-const PATH = /(?:^|[\s(`'"])((?:[\w.-]+\/)*[\w.-]+\.(?:md|log|java|kt|ts|tsx|js|py|go|rs|yaml|yml|json|xml|txt))\b/g;
+export const FALLBACK_PRODUCER = 'extractive';
+export const FALLBACK_LABEL = 'extractive fallback (no model configured): sentences copied from the events, not rewritten';
 
-function sentences(text: string): string[] {
-  return text
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z"'`])/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 3);
+/** A user's directive, or an assistant saying what it drops or keeps. */
+const USER_DECISION = /\b(must|keep|never|don'?t|do not|no,|not in|forget|stop|belongs?|only|instead|decided|decision|agreed)\b/i;
+const ASSISTANT_DECISION = /\b(dropping|abandon(ed|ing)?|decided|no revert|will keep|keeping)\b/i;
+const FACT = /\b(confirmed|verified|established|reproduced|shows?|is required|do(es)? not send|returns?|rejects?|because|cause|added|removed|fails?|failed|all|marked)\b/i;
+const REQUEST = /^(can|could|would|will) you\b|^please\b/i;
+const PATH = /(?:^|[\s(`'"[])((?:[\w.-]+\/)*[\w.-]+\.(?:md|log|java|kt|ts|tsx|js|py|go|rs|yaml|yml|json|xml|txt))\b/g;
+const MAX_ITEM = 240;
+
+const clip = (text: string) => (text.length > MAX_ITEM ? text.slice(0, MAX_ITEM - 1) + '…' : text);
+
+/** Add unless the list already holds the same statement (the same content words). */
+function add(list: string[], text: string): void {
+  const w = words(text);
+  if (w.size === 0) return;
+  if (list.some((item) => coverage(w, words(item)) === 1 && coverage(words(item), w) === 1)) return;
+  list.push(clip(text));
+}
+
+/** A path mentioned in the events, as the workspace path it names (exact, or the one path ending with it). */
+function resolvePath(mention: string, known: string[]): string | undefined {
+  const m = mention.replace(/^\.\//, '');
+  if (known.includes(m)) return m;
+  const endings = known.filter((k) => k.endsWith('/' + m));
+  return endings.length === 1 ? endings[0] : undefined;
+}
+
+function actionText(call: SessionEvent, result: SessionEvent | undefined): string {
+  const args = call.text.replace(/\s+/g, ' ').trim();
+  const first = result?.text.split('\n')[0].trim() ?? '';
+  const outcome = !result ? ' (no result recorded)' : /^(error|fatal|failed)\b/i.test(first) ? ` → failed: ${first}` : '';
+  return `Ran ${call.tool ?? 'a tool'} (${call.call_id}) ${args}${outcome}`;
 }
 
 /**
  * The deterministic extractive fallback used when no model is configured (the dry-run default). It copies
- * sentences; it never rewrites them, so a hypothesis stays worded as one and lands in unresolved_questions.
+ * clauses, it never rewrites them: a hypothesis stays worded as one and lands in unresolved_questions, a
+ * proposal never becomes a completed action, and a quoted constraint is carried over verbatim.
  */
-export function extractiveSummary(groups: EventGroup[]): SessionSummary {
+export function extractiveSummary(groups: EventGroup[], context: FallbackContext): SessionSummary {
+  return extractiveFallback(groups, context).summary;
+}
+
+/** At most this many items per list (the newest), so the protected summary stays bounded however long the session. */
+export const FALLBACK_MAX_ITEMS = 8;
+export const FALLBACK_MAX_SOURCES = 12;
+
+/** The fallback and how many older items it left out to stay within FALLBACK_MAX_ITEMS per list. */
+export function extractiveFallback(groups: EventGroup[], context: FallbackContext): { summary: SessionSummary; leftOut: number } {
   const events = groups.flatMap((g) => g.events);
-  const summary: SessionSummary = { objective: '', established_facts: [], decisions: [], completed_actions: [], unresolved_questions: [], next_step: [], sources: [] };
+  const summary = emptySummary();
   const firstUser = events.find((e) => e.type === 'user');
-  summary.objective = firstUser ? sentences(firstUser.text)[0] ?? firstUser.text : '';
-  const add = (list: string[], s: string) => {
-    if (!list.includes(s)) list.push(s);
-  };
+  const opening = firstUser ? clauses(firstUser.text)[0] ?? firstUser.text.trim() : '';
+  summary.objective = clip(opening || 'Continue the session.');
+  let lastProposal: string | undefined;
   for (const e of events) {
-    for (const m of e.text.matchAll(PATH)) add(summary.sources, m[1]);
+    for (const m of e.text.matchAll(PATH)) {
+      const known = resolvePath(m[1], context.knownSources);
+      if (known && !summary.sources.includes(known)) summary.sources.push(known);
+    }
     if (e.type === 'tool_call') {
-      add(summary.completed_actions, `Called ${e.tool ?? 'a tool'} (${e.call_id}): ${sentences(e.text)[0] ?? e.text}`.slice(0, 200));
+      add(summary.completed_actions, actionText(e, events.find((r) => r.type === 'tool_result' && r.call_id === e.call_id)));
       continue;
     }
     if (e.type === 'tool_result') continue;
-    for (const s of sentences(e.text)) {
-      if (UNCERTAIN.test(s)) add(summary.unresolved_questions, s);
-      else if (e.type === 'user' && DECISION.test(s)) add(summary.decisions, s);
-      else if (e.type === 'assistant' && FACT.test(s)) add(summary.established_facts, s);
+    for (const c of clauses(e.text)) {
+      if (e === firstUser && c === opening) continue;
+      const kind = REQUEST.test(c) ? 'request' : classify(c);
+      if (kind === 'hypothesis') add(summary.unresolved_questions, c);
+      else if (kind === 'proposal' && e.type === 'assistant') lastProposal = c;
+      else if (kind === 'statement' && e.type === 'assistant' && FACT.test(c)) add(summary.established_facts, c);
+      else if (kind !== 'request' && (e.type === 'user' ? USER_DECISION : ASSISTANT_DECISION).test(c)) add(summary.decisions, c);
     }
   }
-  const lastAssistant = [...events].reverse().find((e) => e.type === 'assistant');
-  const next = lastAssistant ? sentences(lastAssistant.text).filter((s) => NEXT.test(s) && !UNCERTAIN.test(s)) : [];
-  summary.next_step = next.slice(-1);
-  return summary;
+  if (lastProposal) summary.next_step.push(clip(lastProposal));
+  let leftOut = 0;
+  for (const f of LIST_FIELDS) {
+    const max = f === 'sources' ? FALLBACK_MAX_SOURCES : FALLBACK_MAX_ITEMS;
+    if (summary[f].length > max) {
+      leftOut += summary[f].length - max;
+      summary[f] = summary[f].slice(-max);
+    }
+  }
+  const items = [summary.objective, ...LIST_FIELDS.flatMap((f) => summary[f])];
+  for (const c of constraintsInPlay(context.constraints, events)) {
+    if (!keepsConstraint(c, items)) summary.decisions.push(`${c.text} (${c.source})`);
+  }
+  return { summary, leftOut };
 }
 
-export function renderSummary(summary: SessionSummary): string {
-  return stringify(summary, { lineWidth: 0 }).trim();
+/** A stored summary of the oldest events, extended by a summary of the events folded since. */
+export function mergeSummaries(base: SessionSummary, extra: SessionSummary): SessionSummary {
+  const out: SessionSummary = { ...base, ...Object.fromEntries(LIST_FIELDS.map((f) => [f, [...base[f]]])) } as SessionSummary;
+  for (const f of LIST_FIELDS) {
+    if (f === 'next_step') continue;
+    for (const item of extra[f]) if (!out[f].includes(item)) out[f].push(item);
+  }
+  out.next_step = extra.next_step.length > 0 ? [...extra.next_step] : out.next_step;
+  return out;
 }
 
-export function compactGroups(groups: EventGroup[], _source: string): { text: string; label: string; summary: SessionSummary } {
-  const summary = extractiveSummary(groups);
-  return { text: renderSummary(summary), label: 'compacted by the extractive fallback (no model configured)', summary };
+/** The summary as the model reads it: a labelled YAML document. */
+export function renderSummary(summary: SessionSummary, header?: string): string {
+  const body = stringify(summary, { lineWidth: 0 }).trim();
+  return header ? `# ${header}\n${body}` : body;
 }

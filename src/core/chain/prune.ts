@@ -13,14 +13,15 @@ const PRUNABLE = new Set(['document', 'decision', 'source_code']);
 /**
  * Drop whole blocks that no longer apply: retired decisions (superseded, deprecated, rejected) and documents of
  * another component than the task's. A document without a component is disclosed, not rejected.
+ * Supersession arrives resolved in both directions (sources/supersession.ts, at snapshot time): `meta.status` is the
+ * effective status and `meta.supersededBy` the superseders' ids; missing targets and cycles were reported there as
+ * warnings. Here the only inference left is a block that names a superseder without saying `superseded`.
  */
 export function prune(blocks: Block[], taskComponent: string | undefined): StageResult<Pruned> {
   const kept: Block[] = [];
   const disclosed: Block[] = [];
   const rejected: Decision[] = [];
   const warnings: Warning[] = [];
-  const decisions = blocks.filter((b) => b.kind === 'decision');
-  const byId = new Map(decisions.map((d) => [normalizeId(d.meta.id ?? d.source), d]));
   const component = taskComponent?.toLowerCase();
 
   for (const block of blocks) {
@@ -30,15 +31,13 @@ export function prune(blocks: Block[], taskComponent: string | undefined): Stage
     }
     if (block.kind === 'decision') {
       const status = block.meta.status ?? 'accepted';
-      const successor = block.meta.supersededBy ?? supersederOf(block, decisions);
-      if (status === 'superseded' || successor) {
-        const target = successor ? byId.get(normalizeId(successor)) : undefined;
-        if (successor && !target) warnings.push({ source: block.source, message: `superseded by ${successor}, which is not in the workspace` });
-        rejected.push(decision(block, successor ? `superseded by ${target?.meta.id ?? successor}` : 'superseded'));
+      const successor = block.meta.supersededBy;
+      if (status === 'superseded' || (successor && !RETIRED.has(status))) {
+        rejected.push(decision(block, successor ? `superseded by ${successor}` : 'superseded (no successor named)'));
         continue;
       }
       if (RETIRED.has(status)) {
-        rejected.push(decision(block, status));
+        rejected.push(decision(block, `${status} decision`));
         continue;
       }
     }
@@ -58,17 +57,4 @@ export function prune(blocks: Block[], taskComponent: string | undefined): Stage
 
 function decision(block: Block, reason: string, extra: Record<string, unknown> = {}): Decision {
   return { source: block.source, kind: block.kind, reason, tokens: block.tokens, ...extra };
-}
-
-/** The id of an accepted decision that declares it supersedes this one. */
-function supersederOf(block: Block, decisions: Block[]): string | undefined {
-  const id = normalizeId(block.meta.id ?? block.source);
-  const by = decisions.find((d) => d !== block && (d.meta.supersedes ?? []).some((s) => normalizeId(s) === id));
-  return by?.meta.id;
-}
-
-/** ADR-012, adr-12, 0012 and ADR 12 all name the same decision. */
-export function normalizeId(id: string): string {
-  const m = /(\d+)/.exec(id.replace(/^.*\//, ''));
-  return m ? `adr-${Number(m[1])}` : id.toLowerCase();
 }

@@ -174,7 +174,8 @@ export function orderBlocks(blocks: Block[]): Block[] {
     const d = ORDER[a.kind] - ORDER[b.kind];
     if (d !== 0) return d;
     if (a.kind === 'session_group') return (a.meta.groupIndex ?? 0) - (b.meta.groupIndex ?? 0);
-    if (a.kind === 'agents_md') return 0;
+    // Rules keep the order collect gave them (root first, deeper files later); then the pins.
+    if (a.kind === 'agents_md' || b.kind === 'agents_md') return a.kind === b.kind ? 0 : a.kind === 'agents_md' ? -1 : 1;
     return b.priority - a.priority || a.source.localeCompare(b.source);
   });
 }

@@ -3,20 +3,32 @@ import type { ToolOutputFile } from '../sources/snapshot';
 import { estimateTokensFromBytes, type Tokenizer } from '../tokens';
 import { pickTrimmer } from '../trim/pick';
 import type { Lines, TrimOptions } from '../trim/types';
-import type { Block, Decision, StageResult } from '../types';
-import { makeBlock } from './collect';
+import type { Block, Decision, StageResult, TrimInfo } from '../types';
+import { makeBlock, priorityFor } from './collect';
+import { escapeXml, wrap } from './render';
 
 /** Up to this size the original is counted exactly for the record; above it, its tokens are an estimate. */
 const EXACT_ORIGINAL_BYTES = 1 << 20;
 
+/** A tool output to trim: a workspace file, or a tool result returned in this step and kept inline by offload. */
+export interface TrimInput extends ToolOutputFile {
+  /** The tool that returned it, a hint for the format (`run_tests`, `read_logs`, `shell`). */
+  tool?: string;
+  /** Where the full text can be read, resolved only when the result is trimmed (stores it if need be). */
+  reference?: () => string;
+}
+
+/** Trimmers count what the request will carry: the text as escaped inside its <tool-output> tag. */
 export function trimOptions(policy: Policy, tokenizer: Tokenizer, maxTokens: number): TrimOptions {
   return {
     maxTokens,
-    count: (t) => tokenizer.count(t),
+    count: (t) => tokenizer.count(escapeXml(t)),
     windowLines: policy.trim.log_window_lines,
     maxStackLines: policy.trim.max_stack_lines,
     headLines: policy.trim.command_head_lines,
     tailLines: policy.trim.command_tail_lines,
+    maxLineChars: policy.trim.max_line_chars,
+    jsonRecords: policy.trim.json_records,
   };
 }
 
@@ -26,72 +38,88 @@ function joinLines(lines: Lines): string {
   return out.join('\n');
 }
 
+/** Tokens the <tool-output> tag and the trim notice add around a trimmed text (figures at their widest). */
+function wrapOverhead(policy: Policy, tokenizer: Tokenizer, source: string, wide: number, reference: string): number {
+  const n = Math.max(1, wide);
+  const trim: TrimInfo = { trimmed: true, original_lines: n, retained_lines: n, original_tokens: n, original_tokens_exact: false, tokens: 0, reference, format: 'command' };
+  return tokenizer.count(wrap(makeBlock(policy, 'tool_result', source, 'tool-output', '', { trim }))) + 2;
+}
+
 /**
- * Trim each tool output to its share of the tool-results zone. Every trimmed result says so, with its figures and
- * a reference to where the full text is (the workspace file itself: it is referenced in place, not copied).
+ * Trim each tool output to its share of the tool-results zone (what offload notices left of it, shared by priority). Every trimmed
+ * result says so, with its figures and a reference to where the full text is: the workspace file itself
+ * (referenced in place, not copied) or the offload store. Block tokens are those of the wrapped block.
  */
-export function trimToolOutputs(outputs: ToolOutputFile[], policy: Policy, tokenizer: Tokenizer): StageResult<Block[]> {
+export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer: Tokenizer, reserved = 0): StageResult<Block[]> {
   const blocks: Block[] = [];
   const trimmed: Decision[] = [];
-  const share = Math.floor(policy.zones.tool_results.max_tokens / Math.max(1, outputs.length));
-  for (const output of outputs) {
+  // The zone (less what offload notices took) is shared in proportion to the outputs' priorities.
+  const room = Math.max(0, policy.zones.tool_results.max_tokens - reserved);
+  const weights = outputs.map((o) => Math.max(1, priorityFor(policy, o.path, 'tool_result')));
+  const weight = weights.reduce((a, b) => a + b, 0);
+  outputs.forEach((output, i) => {
+    const share = Math.floor((room * weights[i]) / weight);
     const estimate = estimateTokensFromBytes(output.size);
     const small = output.size <= EXACT_ORIGINAL_BYTES;
     const whole = small ? joinLines(output.lines) : undefined;
     const originalTokens = whole !== undefined ? tokenizer.count(whole) : estimate;
-    if (whole !== undefined && originalTokens <= share) {
+    if (whole !== undefined) {
       const block = makeBlock(policy, 'tool_result', output.path, 'tool-output', whole, { format: output.format ?? 'text' });
-      block.tokens = originalTokens;
+      block.tokens = tokenizer.count(wrap(block));
       block.exact = true;
-      blocks.push(block);
-      continue;
+      if (block.tokens <= share) {
+        blocks.push(block);
+        return;
+      }
     }
-    const { trimmer, format } = pickTrimmer(output.path, output.format, output.lines);
-    const result = trimmer(output.lines, trimOptions(policy, tokenizer, share));
-    const tokens = tokenizer.count(result.text);
-    const info = {
-      trimmed: true as const,
+    const reference = output.reference ? output.reference() : output.path;
+    const { trimmer, format, how } = pickTrimmer(output.path, output.format, output.lines, output.tool);
+    const budget = Math.max(1, share - wrapOverhead(policy, tokenizer, output.path, output.size, reference));
+    const result = trimmer(output.lines, trimOptions(policy, tokenizer, budget));
+    const info: TrimInfo = {
+      trimmed: true,
       original_lines: result.originalLines,
       retained_lines: result.retainedLines,
       original_tokens: originalTokens,
       original_tokens_exact: whole !== undefined,
-      tokens,
-      reference: output.path,
+      tokens: 0,
+      reference,
       format,
     };
     const block = makeBlock(policy, 'tool_result', output.path, 'tool-output', result.text, { trim: info, format });
-    block.tokens = tokens;
+    block.tokens = tokenizer.count(wrap(block));
     block.exact = true;
+    info.tokens = block.tokens;
     blocks.push(block);
-    trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info });
-  }
+    trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, share });
+  });
   return { value: blocks, decisions: { trimmed } };
 }
 
-/** Trim one tool-result block again to a smaller budget (the first step of the enforce ladder). */
-export function retrim(block: Block, maxTokens: number, policy: Policy, tokenizer: Tokenizer, lines: Lines): Block | undefined {
+/**
+ * Trim one tool-result block again to a smaller budget (the first step of the enforce ladder). `reference` says
+ * where the full text is when the block was kept whole so far (a returned result not yet stored).
+ */
+export function retrim(block: Block, maxTokens: number, policy: Policy, tokenizer: Tokenizer, lines: Lines, reference?: () => string): Block | undefined {
+  // An offloaded result is already down to its notice and preview.
+  if (block.meta.offload) return undefined;
   const { trimmer, format } = pickTrimmer(block.source, block.meta.format, lines);
-  const result = trimmer(lines, trimOptions(policy, tokenizer, maxTokens));
-  const tokens = tokenizer.count(result.text);
-  if (tokens >= block.tokens) return undefined;
   const previous = block.meta.trim;
-  return {
-    ...block,
-    text: result.text,
-    tokens,
-    exact: true,
-    meta: {
-      ...block.meta,
-      trim: {
-        trimmed: true,
-        original_lines: result.originalLines,
-        retained_lines: result.retainedLines,
-        original_tokens: previous?.original_tokens ?? block.tokens,
-        original_tokens_exact: previous?.original_tokens_exact ?? true,
-        tokens,
-        reference: previous?.reference ?? block.source,
-        format,
-      },
-    },
+  const where = previous?.reference ?? (reference ? reference() : block.source);
+  const overhead = wrapOverhead(policy, tokenizer, block.source, Math.max(block.tokens, previous?.original_tokens ?? 0) * 8, where);
+  const result = trimmer(lines, trimOptions(policy, tokenizer, Math.max(1, maxTokens - overhead)));
+  const trim: TrimInfo = {
+    trimmed: true,
+    original_lines: result.originalLines,
+    retained_lines: result.retainedLines,
+    original_tokens: previous?.original_tokens ?? block.tokens,
+    original_tokens_exact: previous?.original_tokens_exact ?? true,
+    tokens: 0,
+    reference: where,
+    format,
   };
+  const next: Block = { ...block, text: result.text, exact: true, meta: { ...block.meta, trim } };
+  next.tokens = tokenizer.count(wrap(next));
+  trim.tokens = next.tokens;
+  return next.tokens < block.tokens ? next : undefined;
 }

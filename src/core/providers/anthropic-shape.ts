@@ -26,6 +26,8 @@ export function toAnthropicBody(req: NeutralRequest, stream = false): AnthropicB
       for (const c of m.toolCalls) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) });
     } else push(m.role, { type: 'text', text: m.content });
   }
+  // The messages API wants a user turn first; a replayed session may open with the assistant.
+  if (turns[0]?.role === 'assistant') turns.unshift({ role: 'user', parts: [{ type: 'text', text: '[Replayed session events follow.]' }] });
   const messages = turns.map((t) => ({
     role: t.role,
     content: t.parts.length === 1 && t.parts[0].type === 'text' ? (t.parts[0].text as string) : t.parts,

@@ -1,12 +1,15 @@
 import type { NeutralRequest } from '../chain/render';
 import { toAnthropicBody } from './anthropic-shape';
 import { toOpenAIBody } from './openai-shape';
+import { toVscodeLmBody } from './vscode-lm-shape';
 
-export type WireShape = 'openai' | 'anthropic';
+export type WireShape = 'openai' | 'anthropic' | 'vscode-lm';
+/** The HTTP wire shapes (what `ctxctl preview --shape` accepts); `vscode-lm` is only spoken inside the editor. */
 export const WIRE_SHAPES: readonly WireShape[] = ['openai', 'anthropic'];
 
 /** The body a provider would send, as an object. */
 export function shapeRequest(req: NeutralRequest, shape: WireShape, stream = false): object {
+  if (shape === 'vscode-lm') return toVscodeLmBody(req);
   return shape === 'anthropic' ? toAnthropicBody(req, stream) : toOpenAIBody(req, stream);
 }
 

@@ -25,14 +25,16 @@ export function renderTrace(m: Manifest): string {
   out.push('', 'TOOL OUTPUT');
   const tools = m.selected.filter((s) => s.kind === 'tool_result');
   const trimmedBySource = new Map(m.trimmed.map((t) => [t.source, t]));
+  const offloaded = new Set(m.offloaded.map((o) => o.source));
   for (const s of tools) {
+    if (offloaded.has(s.source)) continue;
     const t = trimmedBySource.get(s.source);
     if (t) {
       const approx = t.original_tokens_exact === false ? '~' : '';
       out.push(`  ${s.source.padEnd(28)} TRIMMED   ${approx}${num(Number(t.original_tokens))} → ${num(s.tokens ?? 0)}  (${t.retained_lines} of ${t.original_lines} lines)`);
     } else out.push(`  ${s.source.padEnd(28)} KEPT      ${num(s.tokens ?? 0)}`);
   }
-  for (const o of m.offloaded) out.push(`  ${o.source.padEnd(28)} OFFLOADED ${num(o.tokens ?? 0)} → ${o.path}`);
+  for (const o of m.offloaded) out.push(`  ${o.source.padEnd(28)} OFFLOADED ${o.tokens_exact === false ? '~' : ''}${num(o.tokens ?? 0)} → ${o.path}${o.in_place ? ' (in place)' : ''}`);
   for (const t of m.trimmed.filter((t) => !tools.some((s) => s.source === t.source))) out.push(`  ${t.source.padEnd(28)} DROPPED   ${t.reason}`);
   if (tools.length === 0 && m.offloaded.length === 0 && m.trimmed.length === 0) out.push('  (none)');
 
@@ -43,12 +45,15 @@ export function renderTrace(m: Manifest): string {
   out.push(`  ${right(s.kept_raw, w)} recent events kept raw`);
   out.push(`  ${right(s.compacted, w)} old events compacted`);
   out.push(`  ${right(s.omitted, w)} events omitted`);
+  const sum = s.summary;
+  if (sum?.status === 'accepted') out.push(`  summary of ${sum.range}: ${num(sum.tokens_before)} → ${num(sum.tokens_after ?? 0)} tokens, ${sum.label}`);
+  if (sum?.status === 'rejected') out.push(`  summary of ${sum.range} REJECTED, raw events kept: ${(sum.reasons ?? []).join('; ')}`);
 
   out.push('', 'DOCUMENTS');
   const docKinds = new Set(['document', 'decision', 'source_code']);
   const row = (source: string, verdict: string, detail: string) => out.push(`  ${source.padEnd(44)} ${verdict.padEnd(9)} ${detail}`.trimEnd());
   for (const d of m.selected.filter((x) => docKinds.has(x.kind))) row(d.source, 'SELECTED', `${num(d.tokens ?? 0)} tokens, ${d.reason}`);
-  for (const d of m.rejected) row(d.source, 'REJECTED', d.reason);
+  for (const d of m.rejected.filter((x) => x.kind !== 'session_summary')) row(d.source, 'REJECTED', d.reason);
   for (const d of m.indexed.filter((x) => docKinds.has(x.kind))) row(d.source, 'INDEXED', `available on demand (${d.reason})`);
   for (const d of m.degraded) row(d.source, 'DEGRADED', d.reason);
 

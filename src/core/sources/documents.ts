@@ -1,4 +1,10 @@
-import { firstHeading, firstParagraph, parseFrontMatter, stringList, stringValue } from './frontmatter';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../errors';
+import type { Warning } from '../types';
+import { adrRole, parseDecision, type DecisionMeta } from './adr';
+import { firstHeading, parseFrontMatter, stringList, stringValue, type Parsed } from './frontmatter';
+
+export type { DecisionMeta } from './adr';
 
 /** A Markdown document with the metadata the chain prunes and indexes on. */
 export interface DocumentFile {
@@ -13,57 +19,182 @@ export interface DocumentFile {
   priority?: number;
   /** Decision records only. */
   decision?: DecisionMeta;
-}
-
-export interface DecisionMeta {
-  id: string;
-  number?: number;
-  status: string;
-  supersededBy: string[];
-  supersedes: string[];
+  /** What reading it found wrong (malformed front matter, template placeholders, bad dates); the snapshot reports them. */
+  warnings?: Warning[];
 }
 
 export const DOCUMENT_EXTENSIONS = /\.(md|markdown|mdx)$/i;
 
-/** Read a document's metadata: front matter first, then the first heading and paragraph (extractive). */
-export function readDocument(path: string, text: string, isDecision: boolean): DocumentFile {
-  const { data, body, bodyLine } = parseFrontMatter(text, path);
+/**
+ * Read a document's metadata: front matter first (title, summary, component as a string or a list, status, tags,
+ * priority), then the first heading and the first paragraph, clipped. Extractive, no model. Files inside an ADR
+ * folder (`isDecision`) also get their decision record parsed, whatever its format.
+ */
+export function parseDocument(path: string, text: string, isDecision: boolean): DocumentFile {
+  const role = isDecision ? adrRole(path) : 'document';
+  const { data, body, bodyLine, warnings } = readFrontMatter(text, path, { quiet: role === 'template' });
+  const decision = role === 'document' ? undefined : parseDecision(path, data, body, bodyLine, role === 'template');
+  if (decision) warnings.push(...decision.warnings);
   const title = stringValue(data.title) ?? firstHeading(body) ?? path.replace(/^.*\//, '');
-  const doc: DocumentFile = {
+  const priority = stringValue(data.priority) === undefined ? NaN : Number(data.priority);
+  return {
     path,
     body,
     bodyLine,
     title,
-    summary: stringValue(data.summary) ?? stringValue(data.description) ?? firstParagraph(body),
+    summary: stringValue(data.summary) ?? stringValue(data.description) ?? (decision ? decisionSummary(body) : firstProse(body)),
     components: stringList(data.component ?? data.components),
-    tags: stringList(data.tags),
-    status: stringValue(data.status)?.toLowerCase(),
-    priority: typeof data.priority === 'number' ? data.priority : undefined,
+    tags: stringList(data.tags) ?? decision?.tags,
+    status: decision?.meta.status ?? stringValue(data.status)?.toLowerCase(),
+    priority: Number.isFinite(priority) ? priority : undefined,
+    decision: decision?.meta,
+    warnings,
   };
-  if (isDecision) doc.decision = readDecisionMeta(path, data, body);
-  return doc;
 }
 
-const STATUS_WORDS = ['draft', 'proposed', 'accepted', 'rejected', 'deprecated', 'superseded'] as const;
-
-/** Decision metadata from front matter, with the id taken from `id` or the file name's number. */
-export function readDecisionMeta(path: string, data: Record<string, unknown>, body: string): DecisionMeta {
-  const file = path.replace(/^.*\//, '');
-  const num = /(?:^|[^0-9])(\d{1,5})(?:[-_ .]|$)/.exec(file);
-  const number = num ? Number(num[1]) : undefined;
-  const id = stringValue(data.id) ?? (number !== undefined ? `ADR-${String(number).padStart(3, '0')}` : file);
-  const rawStatus = (stringValue(data.status) ?? sectionStatus(body) ?? 'accepted').toLowerCase();
-  const status = STATUS_WORDS.find((w) => rawStatus.startsWith(w) || (w === 'superseded' && rawStatus.startsWith('superceded'))) ?? rawStatus;
-  const supersededBy = stringList(data.superseded_by ?? data['superseded-by']) ?? [];
-  const inline = /supers?[ec]eded by[:\s]+\[?([A-Za-z]*-?\d+)/i.exec(rawStatus);
-  if (inline && !supersededBy.includes(inline[1])) supersededBy.push(inline[1]);
-  const supersedes = stringList(data.supersedes) ?? [];
-  return { id, number, status, supersededBy, supersedes };
+/**
+ * A decision's summary: the first paragraph of its decision (Nygard's `## Decision`, MADR's `## Decision Outcome`) when
+ * that says something on its own, else of its context, else of its body (adr-tools' `Date:` line skipped).
+ */
+function decisionSummary(body: string): string | undefined {
+  const headings = headingsOf(body);
+  for (const name of [/^decision( outcome)?$/, /^context( and problem statement)?$/]) {
+    const h = headings.find((x) => name.test(normalizeHeading(x.text)));
+    const p = h ? firstProse(sectionOf(body, h).text) : undefined;
+    if (p && p.length >= 40) return p;
+  }
+  return firstProse(body.replace(/^\s*Date:.*$/gim, ''));
 }
 
-function sectionStatus(body: string): string | undefined {
-  const section = /^#{2,3}\s*Status\s*\n+([^\n#]+)/im.exec(body);
-  if (section) return section[1].trim();
-  const bullet = /^[*-]\s*Status:\s*(.+)$/im.exec(body);
-  return bullet ? bullet[1].trim() : undefined;
+/**
+ * The first paragraph that is prose (not a heading, list, table, quote, comment or fenced code), on one line and
+ * clipped at a word boundary. Extractive, no model.
+ */
+export function firstProse(body: string, maxChars = 200): string | undefined {
+  let fence: string | undefined;
+  let paragraph: string[] = [];
+  const prose = () => {
+    const text = paragraph.join(' ').replace(/\s+/g, ' ').trim();
+    paragraph = [];
+    if (!text || /^(#|[-*+]\s|\d+\.\s|\||>|<!--)/.test(text)) return undefined;
+    return text.length > maxChars ? text.slice(0, maxChars - 1).replace(/\s+\S*$/, '') + '…' : text;
+  };
+  for (const line of [...body.split('\n'), '']) {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f || fence || line.trim() === '') {
+      const found = prose();
+      if (found) return found;
+      if (f) fence = fence === undefined ? f[1][0] : f[1][0] === fence ? undefined : fence;
+      continue;
+    }
+    paragraph.push(line);
+  }
+  return undefined;
+}
+
+// ---- front matter, leniently -----------------------------------------------------------------------------------
+
+export interface FrontMatter extends Parsed {
+  warnings: Warning[];
+}
+
+/**
+ * Front matter as YAML; when the YAML is malformed (an unfilled MADR template `status: {proposed | …}`, Cursor's bare
+ * `globs: *.ts`), its top-level `key: value` lines are read one by one instead, so one bad line does not lose the
+ * document. `quiet` drops the warning for formats whose front matter is not YAML by design (Cursor rules).
+ */
+export function readFrontMatter(text: string, file: string, options: { quiet?: boolean } = {}): FrontMatter {
+  try {
+    return { ...parseFrontMatter(text, file), warnings: [] };
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n').split('\n');
+    const end = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---');
+    const warnings: Warning[] = options.quiet ? [] : [{ source: file, line: e.line, column: e.column, message: `${e.message}; front matter read line by line` }];
+    if (end < 0) return { data: {}, body: lines.join('\n'), bodyLine: 1, warnings };
+    const data: Record<string, unknown> = {};
+    let last: string | undefined;
+    for (const line of lines.slice(1, end)) {
+      const pair = /^([A-Za-z_][\w.-]*)\s*:\s*(.*)$/.exec(line);
+      const item = /^\s+-\s+(.*)$/.exec(line);
+      if (pair) {
+        last = pair[1];
+        data[last] = lenientScalar(pair[2]);
+      } else if (item && last) {
+        const previous = data[last];
+        data[last] = [...(Array.isArray(previous) ? previous : []), lenientScalar(item[1])];
+      }
+    }
+    const blank = lines[end + 1]?.trim() === '' ? 1 : 0;
+    return { data, body: lines.slice(end + 1 + blank).join('\n'), bodyLine: end + 2 + blank, warnings };
+  }
+}
+
+/** One value parsed as YAML when it is a scalar or a list; anything else (a `{placeholder}`, a bare `*.ts`) stays text. */
+function lenientScalar(raw: string): unknown {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  try {
+    const value: unknown = parseYaml(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return text;
+    return value;
+  } catch {
+    return text.replace(/\s+#.*$/, '');
+  }
+}
+
+/** Text of a front-matter value; a YAML flow map `{some text}` (a template placeholder) comes back as `{some text}`. */
+export function valueText(value: unknown): string | undefined {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)) {
+    const keys = Object.keys(value);
+    return `{${keys.join(', ')}}`;
+  }
+  return stringValue(value);
+}
+
+// ---- sections ---------------------------------------------------------------------------------------------------
+
+export interface Heading {
+  level: number;
+  text: string;
+  /** 0-based line in the body. */
+  line: number;
+}
+
+/** The ATX headings of a Markdown body, outside fenced code. */
+export function headingsOf(body: string): Heading[] {
+  const out: Heading[] = [];
+  let fence: string | undefined;
+  body.split('\n').forEach((line, i) => {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) fence = f[1][0];
+      else if (f[1][0] === fence) fence = undefined;
+      return;
+    }
+    if (fence) return;
+    const h = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (h) out.push({ level: h[1].length, text: h[2].trim(), line: i });
+  });
+  return out;
+}
+
+/** One section: its heading line through the line before the next heading of the same or a higher level. */
+export function sectionOf(body: string, heading: Heading): { text: string; startLine: number; endLine: number } {
+  const lines = body.split('\n');
+  const next = headingsOf(body).find((h) => h.line > heading.line && h.level <= heading.level);
+  const end = next ? next.line : lines.length;
+  return { text: lines.slice(heading.line, end).join('\n').trimEnd(), startLine: heading.line, endLine: end - 1 };
+}
+
+/** Heading text as people type it: no `#`, no emphasis or code marks, no `1.` numbering, case and spaces folded. */
+export function normalizeHeading(text: string): string {
+  return text
+    .replace(/^#+\s*/, '')
+    .replace(/\s+#+\s*$/, '')
+    .replace(/[*_`]/g, '')
+    .replace(/^\d+(\.\d+)*\.?\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }

@@ -52,18 +52,3 @@ export function firstHeading(body: string): string | undefined {
   const m = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body);
   return m ? m[1].trim() : undefined;
 }
-
-/** The first paragraph that is prose (not a heading, list, table, quote or code), clipped. Extractive, no model. */
-export function firstParagraph(body: string, maxChars = 200): string | undefined {
-  const paragraphs = body.split(/\n\s*\n/);
-  let inCode = false;
-  for (const raw of paragraphs) {
-    const p = raw.trim();
-    if (p.startsWith('```')) inCode = !inCode || p.split('```').length % 2 === 0 ? !inCode : inCode;
-    if (inCode || p.startsWith('```')) continue;
-    if (!p || /^(#|[-*+]\s|\d+\.\s|\||>|<!--)/.test(p)) continue;
-    const oneLine = p.replace(/\s+/g, ' ');
-    return oneLine.length > maxChars ? oneLine.slice(0, maxChars - 1).replace(/\s+\S*$/, '') + '…' : oneLine;
-  }
-  return undefined;
-}

@@ -121,7 +121,7 @@ export function readText(root: string, relPath: string): string {
 }
 
 /** Lines of a file, read in chunks so a 50 MB log never sits whole in memory. Re-iterable. */
-export function fileLines(abs: string, chunkBytes = 1 << 20): Iterable<string> {
+export function fileLines(abs: string, chunkBytes = 64 * 1024): Iterable<string> {
   return {
     *[Symbol.iterator]() {
       const fd = fs.openSync(abs, 'r');

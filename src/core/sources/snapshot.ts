@@ -4,10 +4,15 @@ import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import { defaultPolicy, parsePolicy, type Policy } from '../policy';
 import type { SessionEvent, Warning } from '../types';
-import { DOCUMENT_EXTENSIONS, readDocument, type DocumentFile } from './documents';
+import { adrDirectories } from './adr';
+import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
+import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { parseFrontMatter, stringList, stringValue } from './frontmatter';
 import { fileLines, readText, scanWorkspace, type ScannedFile } from './scan';
+import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
+import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { readSessionFile } from './session-store';
+import { resolveSupersession } from './supersession';
 
 /** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
 export interface Snapshot {
@@ -15,10 +20,15 @@ export interface Snapshot {
   policy: Policy;
   task: Task;
   files: ScannedFile[];
+  /** The non-empty AGENTS.md files (also in `instructions`), for views that list them. */
   agents: { path: string; text: string }[];
+  /** Every instruction file of the families the policy enables (AGENTS.md, CLAUDE.md, Copilot, Cursor, Cline). */
+  instructions: InstructionFile[];
   documents: DocumentFile[];
   sourceFiles: { path: string; text: string }[];
   toolOutputs: ToolOutputFile[];
+  /** Tool results returned together in this step (`--tool-result NAME=FILE`): the offload stage measures them. */
+  toolResults?: ToolResult[];
   pins: Pin[];
   session: SessionEvent[];
   sessionSource?: string;
@@ -60,6 +70,8 @@ export interface SnapshotOptions {
   sessionFile?: string;
   pins?: Pin[];
   component?: string;
+  /** Tool results returned together in this step, as `NAME=FILE` pairs (FILE relative to `cwd`). */
+  toolResults?: ToolResultSpec[];
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -125,14 +137,18 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
-  const adrDirs = policy.sources.adr_dirs.map((d) => d.replace(/\/+$/, '') + '/');
+  const adr = adrDirectories(policy.sources.adr_dirs, { adrDir: readConfig(root, '.adr-dir'), log4brains: readConfig(root, '.log4brains.yml') });
+  warnings.push(...adr.warnings);
+  const adrDirs = adr.dirs.map((d) => d + '/');
   const sessionRel = options.sessionFile ? displayPath(root, path.resolve(options.sessionFile)) : SESSION_FILE;
   const maxTextBytes = 2 * 1024 * 1024;
 
   const snapshot: Snapshot = {
-    root, policy, task, files: scan.files, agents: [], documents: [], sourceFiles: [], toolOutputs: [],
+    root, policy, task, files: scan.files, agents: [], instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
     pins: options.pins ?? loadPins(root), session: [], warnings,
+    toolResults: loadToolResults(root, options.toolResults ?? [], policy, options.cwd),
   };
+  const returned = new Set(snapshot.toolResults?.map((r) => r.workspacePath));
   const tryRead = (file: ScannedFile, use: (text: string) => void) => {
     if (file.size > maxTextBytes) {
       warnings.push({ source: file.path, message: `skipped: ${file.size} bytes is too large to load as a document` });
@@ -149,18 +165,32 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   for (const file of scan.files) {
     const p = file.path;
     if (p === task.source || p === sessionRel || p.startsWith('.context/')) continue;
-    const base = p.replace(/^.*\//, '');
-    if (base === 'AGENTS.md') {
-      if (policy.sources.agents_md) tryRead(file, (text) => text.trim() && snapshot.agents.push({ path: p, text }));
+    const family = instructionFamily(p);
+    if (family) {
+      if (policy.sources[family]) {
+        tryRead(file, (text) => {
+          const read = readInstruction(p, text, family);
+          warnings.push(...read.warnings);
+          snapshot.instructions.push(read.file);
+          if (family === 'agents_md' && text.trim()) snapshot.agents.push({ path: p, text });
+        });
+      }
     } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
-      snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: () => fileLines(path.join(root, p)) });
+      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: () => fileLines(path.join(root, p), STREAM_CHUNK_BYTES) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d));
-      tryRead(file, (text) => snapshot.documents.push(readDocument(p, text, isDecision)));
+      tryRead(file, (text) => {
+        const doc = parseDocument(p, text, isDecision);
+        warnings.push(...(doc.warnings ?? []));
+        snapshot.documents.push(doc);
+      });
     } else if (task.files.includes(p) || priorityGlobs(p)) {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }
   }
+  const lifecycle = resolveSupersession(snapshot.documents);
+  snapshot.documents = lifecycle.documents;
+  warnings.push(...lifecycle.warnings);
   for (const wanted of task.files) {
     if (!scan.files.some((f) => f.path === wanted)) warnings.push({ source: task.source, message: `the task names "${wanted}", which is not in the workspace` });
   }
@@ -171,4 +201,14 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
   warnings.push(...session.warnings);
   return snapshot;
+}
+
+/** A small configuration file at the workspace root (`.adr-dir`, `.log4brains.yml`), if there is one. */
+function readConfig(root: string, name: string): string | undefined {
+  const file = path.join(root, name);
+  try {
+    return fs.statSync(file).isFile() && fs.statSync(file).size < 64 * 1024 ? fs.readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,153 +1,170 @@
+import { trimCommand } from './command';
+import { clipLine, countRetained, omitted } from './lines';
+import { isErrorLine, timestampOf } from './log-parse';
+import { gatherPool, scanErrors, type LogScan, type Pool } from './log-scan';
 import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './types';
 
+export { correlationId, errorSignature, isErrorLine } from './log-parse';
+
 /**
- * Log trimming (seed 000): keep each error with its timestamp, its correlation id, the lines around it and the
- * lines that share its id; collapse repeats of the same error. Two streaming passes, so a 50 MB log is never whole
- * in memory: the first finds the errors, the second keeps their lines.
+ * Log trimming (seed 000's extract_log_windows): keep each error with its timestamp and correlation id, the lines
+ * around it, the lines that share its id, and its stack trace up to a cap; collapse repeats of the same error into
+ * one line with a count and the first and last time seen. Long lines are clipped with a visible marker rather than
+ * letting one 700-character exception line push the evidence out. Two streaming passes, then candidates are built
+ * from a small pool, most detailed first, and the first that fits the budget wins.
  */
 
-const ERROR_LEVEL = /(?:^|[\s\[|])(?:ERROR|FATAL|SEVERE|CRITICAL|PANIC|ERR|CRIT)(?=[\s\]|:]|$)/;
-const STRUCTURED_ERROR = /"(?:level|severity|severity_text|severityText|lvl)"\s*:\s*(?:"(?:error|fatal|critical|panic|err|crit)"|[56]0)\b|\b(?:level|lvl|severity)=(?:"?)(?:error|fatal|critical|panic|err|crit)\b/i;
-const STACK_LINE = /^(\s+at\s|[a-zA-Z_$][\w$.]*(?:Exception|Error|Throwable)(?::|$)|\s*Caused by:|\s+\.\.\. \d+ (?:more|common frames)|Traceback \(most recent call last\)|\s+File ".*", line \d+|\s{2,}\S)/;
-const CORRELATION = /\b(?:corr|correlation[_-]?id|trace[_-]?id|traceId|request[_-]?id|x-request-id|span[_-]?id)["']?\s*[=:]\s*"?([A-Za-z0-9._:-]{6,})/i;
-const TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?/;
-
-export function isErrorLine(line: string): boolean {
-  return ERROR_LEVEL.test(line) || STRUCTURED_ERROR.test(line);
+interface Detail {
+  /** Which occurrences get their context (window, stack, correlated lines): all of them, or the first of each error. */
+  context: 'all' | 'firsts';
+  window: number;
+  stack: number;
+  /** Correlated lines kept per error, nearest first (0: none)... */
+  corr: number;
+  /** ...for the first occurrence of each error, or only for the most repeated error's first occurrence. */
+  corrScope?: 'each' | 'top';
+  /**
+   * The other occurrences of a repeated error: their own lines in place (`lines`), or listed under the collapsed
+   * line by line number, timestamp and correlation id (`list`), or only counted (`none`).
+   */
+  repeats: 'lines' | 'list' | 'none';
+  /** With `list`: at most this many occurrences listed per error (the first ones and the last one). */
+  listCap?: number;
+  clip: number;
 }
 
-export function correlationId(line: string): string | undefined {
-  return CORRELATION.exec(line)?.[1];
-}
-
-/** The error's message with its timestamp, ids, numbers and thread stripped: equal signatures are "the same error". */
-export function errorSignature(line: string): string {
-  return line
-    .replace(TIMESTAMP, '')
-    .replace(CORRELATION, '')
-    .replace(/\[[^\]]*\]/g, '')
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '')
-    .replace(/\b\d+(\.\d+)?(ms|s)?\b/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-interface ErrorSite {
-  index: number;
-  signature: string;
-  corr?: string;
-  ts?: string;
-  stackEnd: number;
-  /** Keep only the line itself (a repeat of an error already shown in context). */
-  bare?: boolean;
-}
+const COLLAPSED = 'Repeated errors (collapsed):';
 
 export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
-  // Pass 1: find the errors, their ids and the extent of their stack traces.
-  const errors: ErrorSite[] = [];
-  let total = 0;
-  let open: ErrorSite | undefined;
-  for (const line of lines()) {
-    if (open && STACK_LINE.test(line) && total - open.index <= options.maxStackLines) open.stackEnd = total;
-    else open = undefined;
-    if (isErrorLine(line)) {
-      open = { index: total, signature: errorSignature(line), corr: correlationId(line), ts: TIMESTAMP.exec(line)?.[0], stackEnd: total };
-      errors.push(open);
-    }
-    total++;
+  const scan = scanErrors(lines);
+  if (scan.errors === 0) {
+    const out = trimCommand(lines, options, 'log');
+    return { ...out, note: `no error found: ${out.note}` };
   }
-  if (errors.length === 0) return headTail(lines, total, options);
-
-  const bySignature = new Map<string, ErrorSite[]>();
-  for (const e of errors) bySignature.set(e.signature, [...(bySignature.get(e.signature) ?? []), e]);
-  const firsts = [...bySignature.values()].map((sites) => sites[0]);
-
-  // Pass 2 (per candidate): keep the wanted line indices, in file order.
-  const gather = (sites: ErrorSite[], window: number, withCorr: boolean, stackCap: number): string[] => {
-    const wanted = new Set<number>();
-    const corrs = new Set(withCorr ? sites.filter((s) => !s.bare).map((s) => s.corr).filter((c): c is string => !!c) : []);
-    for (const s of sites) {
-      if (s.bare) {
-        wanted.add(s.index);
-        continue;
-      }
-      for (let i = Math.max(0, s.index - window); i <= Math.min(total - 1, s.index + window); i++) wanted.add(i);
-      for (let i = s.index; i <= Math.min(s.stackEnd, s.index + stackCap); i++) wanted.add(i);
-    }
-    const out: string[] = [];
-    let i = 0;
-    let previous = -1;
-    for (const line of lines()) {
-      if (wanted.has(i) || (corrs.size > 0 && corrs.has(correlationId(line) ?? ''))) {
-        if (previous >= 0 && i > previous + 1) out.push(`… ${i - previous - 1} lines omitted`);
-        out.push(line);
-        previous = i;
-      }
-      i++;
-    }
-    if (previous < total - 1) out.push(`… ${total - 1 - previous} lines omitted`);
-    return out;
-  };
-  const repeats = [...bySignature.values()]
-    .filter((sites) => sites.length > 1)
-    .map((sites) => `[repeated ×${sites.length}, first ${sites[0].ts ?? `line ${sites[0].index + 1}`}, last ${sites[sites.length - 1].ts ?? `line ${sites[sites.length - 1].index + 1}`}] ${sites[0].signature}`);
-  const withRepeats = (body: string[]) => (repeats.length ? [...body, '', 'Repeated errors (collapsed):', ...repeats] : body);
-  const errorLinesOnly = (): string[] => {
-    const wanted = new Set(firsts.map((s) => s.index));
-    const out: string[] = [];
-    let i = 0;
-    for (const line of lines()) {
-      if (wanted.has(i)) out.push(line);
-      i++;
-    }
-    return out;
-  };
-
+  const pool = gatherPool(lines, scan, options.windowLines, options.maxStackLines);
   const w = options.windowLines;
-  const stack = options.maxStackLines;
-  const firstSet = new Set(firsts);
-  const others = errors.filter((e) => !firstSet.has(e));
-  // Repeats keep their own line (timestamp and correlation id) but not their context.
-  const bare = (sites: ErrorSite[]) => sites.map((s) => ({ ...s, bare: true }));
-  const mixed = [...firsts, ...bare(others)];
-  const small = Math.min(3, stack);
+  const s = options.maxStackLines;
+  const c = options.maxLineChars;
+  const tight = Math.max(80, Math.ceil(c / 2));
+  const ladder: Detail[] = [
+    { context: 'all', window: w, stack: s, corr: 12, repeats: 'lines', clip: c },
+    { context: 'firsts', window: w, stack: s, corr: 12, repeats: 'lines', clip: c },
+    { context: 'firsts', window: w, stack: Math.min(s, 6), corr: 8, repeats: 'lines', clip: c },
+    { context: 'firsts', window: Math.min(w, 1), stack: Math.min(s, 3), corr: 4, repeats: 'lines', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 2, repeats: 'lines', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 2, repeats: 'list', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, repeats: 'list', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'list', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'list', listCap: 8, clip: c },
+    { context: 'firsts', window: 0, stack: 0, corr: 2, corrScope: 'top', repeats: 'list', listCap: 8, clip: tight },
+    { context: 'firsts', window: 0, stack: 0, corr: 2, corrScope: 'top', repeats: 'list', listCap: 3, clip: tight },
+    { context: 'firsts', window: 0, stack: 0, corr: 0, repeats: 'list', listCap: 3, clip: tight },
+    { context: 'firsts', window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight },
+  ];
+  // firstThatFits builds candidates in order and stops at the first that fits: the last one built is the one kept.
+  let used = ladder[0];
   const kept = firstThatFits(
-    [
-      () => gather(errors, w, true, stack),
-      () => gather(mixed, w, true, stack),
-      () => gather(mixed, w, true, small),
-      () => gather(mixed, 0, true, small),
-      () => gather(mixed, 0, false, small),
-      () => withRepeats(gather(firsts, 0, false, small)),
-      () => withRepeats(errorLinesOnly()),
-    ],
+    ladder.map((d) => () => {
+      used = d;
+      return render(scan, pool, d);
+    }),
     options,
   );
-  const retained = kept.filter((l) => !l.startsWith('… ') && l !== '' && l !== 'Repeated errors (collapsed):').length;
   return {
     text: kept.join('\n'),
-    originalLines: total,
-    retainedLines: retained,
+    originalLines: scan.total,
+    retainedLines: countRetained(kept, (l) => l === COLLAPSED || /^ {2,}(?:×|…|line \d)/.test(l)),
     format: 'log',
-    note: `${errors.length} error lines (${bySignature.size} distinct) kept with timestamps, correlation ids and neighbouring lines`,
+    note: describe(scan, used),
   };
 }
 
-/** No error found: keep the head and tail of the log. */
-function headTail(lines: Lines, total: number, options: TrimOptions): TrimOutput {
-  const head: string[] = [];
-  const tail: string[] = [];
-  let i = 0;
-  for (const line of lines()) {
-    if (i < options.headLines) head.push(line);
-    else {
-      tail.push(line);
-      if (tail.length > options.tailLines) tail.shift();
-    }
-    i++;
+/** What the kept candidate holds, in words, for the manifest. */
+function describe(scan: LogScan, d: Detail): string {
+  const distinct = scan.groups.length + (scan.uncounted > 0 ? 1 : 0);
+  const repeated = scan.groups.filter((g) => g.count > 1).length;
+  const context = [d.window > 0 ? `${d.window} neighbouring lines` : '', d.corr > 0 ? `correlated lines${d.corrScope === 'top' ? ' (most repeated error)' : ''}` : '', d.stack > 0 ? `stack traces up to ${d.stack} line${d.stack === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const which = d.context === 'all' ? 'every error' : 'the first occurrence of each error';
+  const repeats = { lines: 'other occurrences kept as lines', list: `other occurrences listed by line, time and id${d.listCap ? ` (up to ${d.listCap} each)` : ''}`, none: 'other occurrences counted' }[d.repeats];
+  return (
+    `${scan.errors} error lines (${distinct} distinct): ${which} kept with its timestamp and correlation id${context ? `, ${context}` : ''}` +
+    (repeated > 0 ? `; ${repeated} repeated errors collapsed with counts and first/last times, ${repeats}` : '')
+  );
+}
+
+function render(scan: LogScan, pool: Pool, d: Detail): string[] {
+  const withContext = new Set<number>();
+  for (const g of scan.groups) {
+    if (d.context === 'all') for (const site of g.sites) withContext.add(site.id);
+    else if (g.sites.length > 0) withContext.add(g.sites[0].id);
   }
-  const dropped = total - head.length - tail.length;
-  const body = dropped > 0 ? [...head, `… ${dropped} lines omitted (no error found)`, ...tail] : [...head, ...tail];
-  const kept = firstThatFits([() => body], options);
-  return { text: kept.join('\n'), originalLines: total, retainedLines: kept.filter((l) => !l.startsWith('… ')).length, format: 'log', note: 'no error found: head and tail kept' };
+  const chosen: number[] = [];
+  for (const [index, reasons] of pool.reasons) {
+    const keep = reasons.some((r) => {
+      if (!withContext.has(r.site)) return r.kind === 'self' && d.repeats === 'lines';
+      switch (r.kind) {
+        case 'self':
+          return true;
+        case 'window':
+          return r.rank <= d.window;
+        case 'stack':
+          return r.rank <= d.stack;
+        case 'cause':
+          return d.stack > 0;
+        case 'corr':
+          return false;
+      }
+    });
+    if (keep) chosen.push(index);
+  }
+  // Correlated lines: the nearest `d.corr` of each error with context (or of the most repeated error only).
+  const top = [...scan.groups].sort((a, b) => b.count - a.count || a.firstIndex - b.firstIndex)[0]?.sites[0]?.id;
+  const corrFor = (site: number) => withContext.has(site) && (d.corrScope !== 'top' || site === top);
+  if (d.corr > 0) {
+    const perSite = new Map<number, { index: number; rank: number }[]>();
+    for (const [index, reasons] of pool.reasons) {
+      for (const r of reasons) {
+        if (r.kind !== 'corr' || !corrFor(r.site)) continue;
+        const list = perSite.get(r.site) ?? [];
+        list.push({ index, rank: r.rank });
+        perSite.set(r.site, list);
+      }
+    }
+    for (const list of perSite.values()) {
+      list.sort((a, b) => a.rank - b.rank || a.index - b.index);
+      for (const { index } of list.slice(0, d.corr)) chosen.push(index);
+    }
+  }
+  const indices = [...new Set(chosen)].sort((a, b) => a - b);
+  const out: string[] = [];
+  let previous = -1;
+  for (const index of indices) {
+    if (index > previous + 1) out.push(omitted(index - previous - 1));
+    const line = pool.lines.get(index) ?? '';
+    out.push(clipLine(line, isErrorLine(line) ? d.clip * 2 : d.clip));
+    previous = index;
+  }
+  if (previous < scan.total - 1) out.push(omitted(scan.total - 1 - previous));
+  const repeated = scan.groups.filter((g) => g.count > 1);
+  if (repeated.length > 0 || scan.uncounted > 0) {
+    out.push('', COLLAPSED);
+    for (const g of repeated) {
+      const when = g.firstTs ? `first ${g.firstTs}, last ${g.lastTs}` : `first line ${g.firstIndex + 1}, last line ${g.lastIndex + 1}`;
+      out.push(`  ×${g.count} (${when}): ${clipLine(g.sample, d.clip)}`);
+      if (d.repeats !== 'list') continue;
+      const others = g.sites.slice(1);
+      const cap = d.listCap ?? others.length;
+      const listed = others.length <= cap ? others : [...others.slice(0, Math.max(0, cap - 1)), ...others.slice(-1)];
+      listed.forEach((site, k) => {
+        if (k === listed.length - 1 && listed.length < others.length) out.push(`    ${omitted(others.length - listed.length, 'more occurrences')}`);
+        const line = pool.lines.get(site.index) ?? '';
+        out.push(`    ${[`line ${site.index + 1}`, timestampOf(line), site.corr ? `id ${site.corr}` : undefined].filter(Boolean).join('  ')}`);
+      });
+      if (g.count > g.sites.length) out.push(`    ${omitted(g.count - g.sites.length, 'more occurrences, not located')}`);
+    }
+    if (scan.uncounted > 0) out.push(`  ${omitted(scan.uncounted, 'more error lines of other kinds, not itemised')}`);
+  }
+  return out;
 }

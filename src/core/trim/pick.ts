@@ -1,11 +1,73 @@
+import { trimCommand } from './command';
+import { trimJson } from './json';
 import { trimLog } from './log';
+import { timestampOf } from './log-parse';
+import { failureStart, summaryDialect } from './test-dialects';
+import { trimTestReport } from './test-report';
 import type { Lines, Trimmer } from './types';
 
-/** Choose a trimmer by the policy's format for the file, else by its name. */
-export function pickTrimmer(path: string, format: string | undefined, _lines: Lines): { trimmer: Trimmer; format: string } {
-  switch (format) {
-    case 'log':
-    default:
-      return { trimmer: trimLog, format: format ?? (/\.log$/i.test(path) ? 'log' : 'log') };
+/** The formats a policy can name (`tool_output.formats[].format`), each with its trimmer. */
+export const TRIM_FORMATS = ['log', 'test', 'command', 'json'] as const;
+export type TrimFormat = (typeof TRIM_FORMATS)[number];
+
+export const TRIMMERS: Record<TrimFormat, Trimmer> = {
+  log: trimLog,
+  test: trimTestReport,
+  command: (lines, options) => trimCommand(lines, options),
+  json: trimJson,
+};
+
+/** How the format was chosen, for the manifest. */
+export type FormatSource = 'policy' | 'content' | 'tool' | 'name' | 'default';
+
+const SAMPLE_LINES = 200;
+const TEST_OPENING =
+  /^(?:PASS|FAIL) \S+\.[cm]?[jt]sx?\b|^\s*RUN\s+v\d|^={3,} test session starts ={3,}$|^TAP version \d+|^\s*(?:not )?ok \d+ - |^\s*[✓✔√] \S|^\[INFO\] (?:T E S T S|Running \S+Test\b)|^\s*Tests run: \d+, Failures: \d+|^\s*<\?xml\b.*|^\s*<testsuites?\b/;
+const LEVEL_WORD = /\b(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b|"(?:level|severity|severity_?text|SeverityText)"\s*:|\blevel=\w/i;
+const TOOL_HINTS: [RegExp, TrimFormat][] = [
+  [/test|spec|pytest|jest|vitest|mocha|junit/i, 'test'],
+  [/log/i, 'log'],
+  [/shell|bash|command|exec|terminal|cmd|run/i, 'command'],
+];
+
+/** Guess the format from the first lines: test reports and JSON by their marks, logs by their timestamps and levels. */
+export function sniffFormat(lines: Lines): TrimFormat | undefined {
+  let n = 0;
+  let logLike = 0;
+  let jsonFirst: boolean | undefined;
+  let allObjects = true;
+  for (const line of lines()) {
+    if (n >= SAMPLE_LINES) break;
+    if (line.trim() === '') continue;
+    n++;
+    if (jsonFirst === undefined) jsonFirst = /^\s*[[{]/.test(line);
+    if (!/^\s*\{.*\}\s*$/.test(line)) allObjects = false;
+    if (TEST_OPENING.test(line) || summaryDialect(line) || failureStart(line, false)) return 'test';
+    if (timestampOf(line) !== undefined || LEVEL_WORD.test(line)) logLike++;
   }
+  if (n === 0) return undefined;
+  const mostlyLog = logLike / n >= 0.3;
+  if (jsonFirst) return allObjects && mostlyLog ? 'log' : 'json';
+  return mostlyLog ? 'log' : undefined;
+}
+
+/**
+ * Choose a trimmer: the policy's format for the file; else what the content shows (test report, JSON, log); else
+ * the tool's name (`run_tests`, `read_logs`, `shell`, as in seed 000's trim_tool_output); else the file name; else
+ * command output.
+ */
+export function pickTrimmer(path: string, format: string | undefined, lines: Lines, tool?: string): { trimmer: Trimmer; format: TrimFormat; how: FormatSource } {
+  const known = (f: string | undefined): f is TrimFormat => (TRIM_FORMATS as readonly string[]).includes(f ?? '');
+  let chosen: TrimFormat;
+  let how: FormatSource;
+  const sniffed = known(format) ? undefined : sniffFormat(lines);
+  const hinted = tool ? TOOL_HINTS.find(([re]) => re.test(tool))?.[1] : undefined;
+  if (known(format)) [chosen, how] = [format, 'policy'];
+  else if (sniffed) [chosen, how] = [sniffed, 'content'];
+  else if (hinted) [chosen, how] = [hinted, 'tool'];
+  else if (/\.(?:log|out)$|(?:^|\/)logs\//i.test(path)) [chosen, how] = ['log', 'name'];
+  else if (/(?:^|\/)(?:junit[^/]*|TEST-[^/]*)\.xml$|\.tap$|(?:^|\/)test-results\//i.test(path)) [chosen, how] = ['test', 'name'];
+  else if (/\.(?:json|jsonl|ndjson)$/i.test(path)) [chosen, how] = ['json', 'name'];
+  else [chosen, how] = ['command', 'default'];
+  return { trimmer: TRIMMERS[chosen], format: chosen, how };
 }

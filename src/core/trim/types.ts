@@ -5,10 +5,17 @@ export interface TrimOptions {
   maxTokens: number;
   /** Exact counter (only ever called on candidate outputs, never on the whole input). */
   count: (text: string) => number;
+  /** Log lines kept before and after each error line. */
   windowLines: number;
+  /** Lines of a stack trace kept after the line that starts it. */
   maxStackLines: number;
+  /** Command output: lines kept from the start and from the end. */
   headLines: number;
   tailLines: number;
+  /** Longer lines are clipped, with a marker saying how many characters went. */
+  maxLineChars: number;
+  /** JSON payloads: how many of the first records are kept whole. */
+  jsonRecords: number;
 }
 
 export interface TrimOutput {
@@ -23,24 +30,27 @@ export interface TrimOutput {
 export type Lines = () => Iterable<string>;
 export type Trimmer = (lines: Lines, options: TrimOptions) => TrimOutput;
 
-/** Return the first candidate that fits the budget; the last one is shortened line by line as a final resort. */
+/** The marker put in place of the lines a budget cut removed. */
+export const budgetMarker = (n: number): string => `… ${n} more lines dropped to fit the budget`;
+
+/**
+ * Return the first candidate that fits the budget; the last one is shortened line by line as a final resort. Only
+ * candidates are counted, never the input.
+ */
 export function firstThatFits(candidates: (() => string[])[], options: TrimOptions): string[] {
   let last: string[] = [];
   for (const make of candidates) {
     last = make();
     if (options.count(last.join('\n')) <= options.maxTokens) return last;
   }
-  const marker = (n: number) => `… ${n} more lines dropped to fit the budget`;
-  let keep = last.length;
   // Binary search for the longest prefix that fits with its marker.
   let lo = 0;
-  let hi = keep;
+  let hi = last.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    const text = [...last.slice(0, mid), marker(last.length - mid)].join('\n');
+    const text = [...last.slice(0, mid), budgetMarker(last.length - mid)].join('\n');
     if (options.count(text) <= options.maxTokens) lo = mid;
     else hi = mid - 1;
   }
-  keep = lo;
-  return keep === last.length ? last : [...last.slice(0, keep), marker(last.length - keep)];
+  return lo === last.length ? last : [...last.slice(0, lo), budgetMarker(last.length - lo)];
 }

@@ -47,6 +47,7 @@ describe('render', () => {
     assert.equal((body.messages[1].tool_calls as { id: string }[])[0].id, 'c1');
     assert.equal(body.messages[2].tool_call_id, 'c1');
     const anthropic = toAnthropicBody(req);
-    assert.deepEqual(anthropic.messages.map((m) => m.role), ['assistant', 'user']);
+    assert.deepEqual(anthropic.messages.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.equal(anthropic.messages[0].content, '[Replayed session events follow.]');
   });
 });

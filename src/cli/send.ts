@@ -1,0 +1,170 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_MODEL } from '../core/chain/assemble';
+import { withMaxInput } from '../core/policy';
+import { AnthropicProvider } from '../core/providers/anthropic';
+import { DryRunProvider } from '../core/providers/dry-run';
+import { ProviderError, scrub } from '../core/providers/errors';
+import { OpenAIProvider } from '../core/providers/openai';
+import type { Provider } from '../core/providers/provider';
+import type { Clock } from '../core/providers/retry';
+import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
+import { num } from '../core/report/trace';
+import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
+import { readSummaryStore, summaryStorePath } from '../core/session/summary-store';
+import { displayPath, loadPolicy, loadSnapshot, SESSION_FILE } from '../core/sources/snapshot';
+
+/** `ctxctl send`: build the request, send it (or not, with dry-run), stream the answer to stdout, write the trace. */
+
+export const SEND_USAGE = `  ctxctl send --workspace DIR --task FILE|TEXT [--provider dry-run|openai|anthropic] [--model M]
+              [--base-url URL] [--shape openai|anthropic] [--max-steps N] [--timeout SECONDS] [--out DIR]
+              [--policy FILE] [--max-input N] [--component NAME] [--session FILE] [--encoding E]`;
+
+export const SEND_OPTIONS = `  --provider   dry-run (default) sends nothing and writes the exact request; openai speaks OpenAI-compatible
+               chat completions (OpenAI, Ollama, LM Studio, vLLM, llama.cpp, OpenRouter: set --base-url);
+               anthropic speaks Anthropic messages
+  API keys     from OPENAI_API_KEY / ANTHROPIC_API_KEY, else CTXCTL_API_KEY; never written anywhere
+  --max-steps  model calls in the read-only tool loop (default ${DEFAULT_MAX_STEPS}); --timeout: seconds without a byte
+  send --out   where request.json, manifest.json, trace.txt and steps/ go (default: DIR/.context/send)`;
+
+const PROVIDERS = ['dry-run', 'openai', 'anthropic'] as const;
+const KEY_VARS: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+export interface SendIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  clock?: Clock;
+}
+
+class SendUsageError extends Error {}
+
+const STRING_FLAGS = ['workspace', 'task', 'provider', 'model', 'base-url', 'shape', 'max-steps', 'timeout', 'out', 'policy', 'max-input', 'component', 'session', 'encoding'];
+
+function intFlag(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new SendUsageError(`${flag} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+export async function send(argv: string[], io: SendIo): Promise<number> {
+  let v: Record<string, string | boolean | undefined>;
+  try {
+    v = parseArgs({
+      args: argv,
+      strict: true,
+      options: { ...Object.fromEntries(STRING_FLAGS.map((k) => [k, { type: 'string' as const }])), help: { type: 'boolean' as const, short: 'h' } },
+    }).values as Record<string, string | boolean | undefined>;
+    if (v.help) {
+      io.stdout(`Usage:\n${SEND_USAGE}\n\n${SEND_OPTIONS}\n`);
+      return 0;
+    }
+    return await sendWith(v, io);
+  } catch (e) {
+    if (!(e instanceof SendUsageError) && !(e instanceof TypeError && (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw e;
+    io.stderr(`ctxctl: ${(e as Error).message}\n\nUsage:\n${SEND_USAGE}\n\n${SEND_OPTIONS}\n`);
+    return 2;
+  }
+}
+
+async function sendWith(v: Record<string, string | boolean | undefined>, io: SendIo): Promise<number> {
+  const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  const workspace = str('workspace');
+  const task = str('task');
+  if (!workspace) throw new SendUsageError('--workspace DIR is required');
+  if (!task || task.trim() === '') throw new SendUsageError('--task FILE|TEXT is required');
+  const providerId = str('provider') ?? 'dry-run';
+  if (!(PROVIDERS as readonly string[]).includes(providerId)) throw new SendUsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+  const shape = (str('shape') ?? 'openai') as WireShape;
+  if (!WIRE_SHAPES.includes(shape)) throw new SendUsageError(`--shape must be one of ${WIRE_SHAPES.join(', ')}`);
+  const model = str('model') ?? (providerId === 'dry-run' ? DEFAULT_MODEL : undefined);
+  if (!model) throw new SendUsageError(`--model M is required with --provider ${providerId}`);
+  const baseUrl = str('base-url');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) throw new SendUsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  const maxSteps = intFlag(v['max-steps'], '--max-steps') ?? DEFAULT_MAX_STEPS;
+  const timeout = intFlag(v.timeout, '--timeout');
+  const maxInput = intFlag(v['max-input'], '--max-input');
+
+  const env = io.env ?? process.env;
+  const apiKey = KEY_VARS[providerId] ? env[KEY_VARS[providerId]] || env.CTXCTL_API_KEY || undefined : undefined;
+  if (KEY_VARS[providerId] && !apiKey && baseUrl === undefined) {
+    io.stderr(`ctxctl: no API key for ${providerId}: set ${KEY_VARS[providerId]} or CTXCTL_API_KEY (a local server given with --base-url needs none)\n`);
+    return 2;
+  }
+  const root = path.resolve(workspace);
+  let policy = loadPolicy(root, str('policy'));
+  if (maxInput !== undefined) policy = withMaxInput(policy, maxInput);
+  const snapshot = loadSnapshot({ root, task, policy, sessionFile: str('session'), component: str('component') });
+  // The same inputs as `ctxctl preview`, so the request sent is the request previewed.
+  const summaryStore = summaryStorePath(str('session') ? path.resolve(str('session') as string) : path.join(root, SESSION_FILE));
+  const summaries = readSummaryStore(summaryStore, displayPath(root, summaryStore));
+  const out = path.resolve(str('out') ?? path.join(root, '.context', 'send'));
+  fs.mkdirSync(out, { recursive: true });
+
+  const http = { apiKey, baseUrl, clock: io.clock, idleTimeoutMs: timeout !== undefined ? timeout * 1000 : undefined };
+  const provider: Provider =
+    providerId === 'openai'
+      ? new OpenAIProvider(http)
+      : providerId === 'anthropic'
+        ? new AnthropicProvider(http)
+        : new DryRunProvider({ shape, write: (bytes) => fs.writeFileSync(path.join(out, 'request.json'), bytes) });
+  const clean = (s: string) => scrub(s, [apiKey]);
+  // Ctrl-C cancels the request in flight (the trace is still written).
+  // Each step's text ends its own line on stdout.
+  let last = '';
+  const endLine = () => {
+    if (last && !last.endsWith('\n')) io.stdout('\n');
+    last = '';
+  };
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  if (!io.signal) process.once('SIGINT', onInterrupt);
+  const outcome = await sendLoop(snapshot, {
+    provider,
+    model,
+    encoding: str('encoding'),
+    summaries,
+    maxSteps,
+    signal: io.signal ?? cancel.signal,
+    clock: io.clock,
+    onText: (t) => {
+      io.stdout(t);
+      last = t;
+    },
+    onNotice: (m) => io.stderr(`ctxctl: ${clean(m)}\n`),
+    onStep: (s) => {
+      endLine();
+      const b = s.manifest.budget;
+      const calls = s.toolCalls.map((c) => c.name).join(', ');
+      io.stderr(`ctxctl: step ${s.step}: ${num(s.manifest.request_bytes)} bytes, ${num(b.final)} / ${num(b.max_input)} tokens${calls ? `; tools: ${calls}` : ''}\n`);
+    },
+  }).finally(() => process.off('SIGINT', onInterrupt));
+  endLine();
+  writeOutcome(out, outcome, clean);
+  io.stderr(`ctxctl: ${provider.sendsNothing ? 'dry run, nothing sent; ' : ''}wrote request.json, manifest.json and trace.txt to ${out}\n`);
+  if (outcome.error) {
+    io.stderr(`ctxctl: ${clean(outcome.error.message)}\n`);
+    if (outcome.error instanceof ProviderError && outcome.error.kind === 'aborted') return 130;
+    return outcome.stopped === 'refused' ? 3 : 4;
+  }
+  return 0;
+}
+
+/** The last request, its manifest, the whole trace, and each step's request and manifest. */
+function writeOutcome(out: string, outcome: SendOutcome, clean: (s: string) => string): void {
+  const last = outcome.steps[outcome.steps.length - 1];
+  fs.rmSync(path.join(out, 'steps'), { recursive: true, force: true });
+  if (last) fs.writeFileSync(path.join(out, 'request.json'), last.assembly.serialized);
+  if (outcome.manifest) fs.writeFileSync(path.join(out, 'manifest.json'), clean(JSON.stringify(outcome.manifest, null, 2)) + '\n');
+  fs.writeFileSync(path.join(out, 'trace.txt'), clean(outcome.trace));
+  for (const s of outcome.steps) {
+    const dir = path.join(out, 'steps', String(s.step).padStart(2, '0'));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'request.json'), s.assembly.serialized);
+    fs.writeFileSync(path.join(dir, 'manifest.json'), clean(JSON.stringify(s.manifest, null, 2)) + '\n');
+  }
+  if (outcome.events.length > 0) fs.writeFileSync(path.join(out, 'session-events.jsonl'), outcome.events.map((e) => clean(JSON.stringify(e))).join('\n') + '\n');
+}

@@ -1,0 +1,112 @@
+import type { SessionEvent } from '../types';
+
+/**
+ * Claims: the clauses of session events, each classified by how it is worded. The extractive fallback and the
+ * summary validation share this reading, so the fallback never produces what validation would reject.
+ */
+
+/** hypothesis: a question or an unconfirmed claim; proposal: a plan, draft or next step; action: a tool call. */
+export type ClaimKind = 'hypothesis' | 'proposal' | 'statement' | 'action';
+
+export interface Claim {
+  event: string;
+  type: SessionEvent['type'];
+  kind: ClaimKind;
+  text: string;
+  words: Set<string>;
+}
+
+export const UNCERTAIN =
+  /\?(?=\s|$|["')\]])|\b(may|might|maybe|perhaps|possibly|probably|presumably|likely|unlikely|not (yet )?confirmed|unconfirmed|unverified|hypothes[ie]s|unclear|suspect(s|ed)?|doubts?|wonder|assum(e|es|ed|ption)|open question|(stays|remains|still) open|open(?=:)|not sure|whether|to be (checked|confirmed|verified))\b/i;
+
+export const PROPOSAL =
+  /\b(propos(e|es|ed|al)|draft|suggest(s|ed|ion)?|should|could|would|will|shall|plan(s|ned)? to|going to|intend(s|ed)? to|next|let'?s|i'll|we'll|todo|to do)\b/i;
+
+/** A request to the agent worded as a question ("can you look at…") is not an open question. */
+const REQUEST = /^(can|could|would|will) you\b|^please\b/i;
+
+const STOP = new Set(
+  ('a an the and or but of to in on at for from by with as is are was were be been being it its this that these those there ' +
+    'i we you he she they me us my our your so if then than also just not no yet do does did has have had may might maybe ' +
+    'perhaps possibly probably could would should will shall can must need about into out up which who what when where why ' +
+    'how all any some more very confirmed unconfirmed e.g etc now').split(' '),
+);
+
+/** A light, consistent stem: the same word in its usual inflections maps to one key ("uses", "used" → "us"). */
+export function stem(word: string): string {
+  if (/\d/.test(word)) return word;
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'y';
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 3 && w.endsWith('ed')) w = w.slice(0, -2);
+  if (w.length > 2 && w.at(-1) === w.at(-2) && /[bcdfghjklmnpqrstvwxz]/.test(w.at(-1) ?? '')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+/** The content words of a text, stemmed. */
+export function words(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const raw of text.toLowerCase().split(/[^a-z0-9_]+/)) {
+    if ((raw.length < 2 && !/\d/.test(raw)) || STOP.has(raw)) continue;
+    out.add(stem(raw));
+  }
+  return out;
+}
+
+/** The share of `a`'s content words that `b` also holds (0 when `a` has none). */
+export function coverage(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0) return 0;
+  let hit = 0;
+  for (const w of a) if (b.has(w)) hit++;
+  return hit / a.size;
+}
+
+/** Split prose into clauses: sentences, and the parts of a sentence joined by semicolons. */
+export function clauses(text: string): string[] {
+  return text
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+(?=["'`(A-Z])|(?<=;)\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 3);
+}
+
+export function classify(text: string): ClaimKind {
+  if (UNCERTAIN.test(text) && !REQUEST.test(text)) return 'hypothesis';
+  if (PROPOSAL.test(text)) return 'proposal';
+  return 'statement';
+}
+
+const MAX_RESULT_LINES = 200;
+
+/** Every claim of the events. Tool results are evidence (statements, line by line); tool calls are actions. */
+export function claimsOf(events: SessionEvent[]): Claim[] {
+  const out: Claim[] = [];
+  const add = (e: SessionEvent, kind: ClaimKind, text: string) => out.push({ event: e.id, type: e.type, kind, text, words: words(text) });
+  for (const e of events) {
+    if (e.type === 'tool_call') add(e, 'action', `${e.tool ?? ''} ${e.text}`);
+    else if (e.type === 'tool_result') {
+      for (const line of e.text.split('\n').slice(0, MAX_RESULT_LINES)) if (line.trim()) add(e, 'statement', line.trim());
+    } else for (const c of clauses(e.text)) add(e, classify(c), c);
+  }
+  return out;
+}
+
+/** The wording of an item without what it quotes: code spans, quoted strings, JSON objects and URLs. */
+export function ownWording(text: string): string {
+  return text.replace(/`[^`]*`|"[^"]*"|\{[^}]*\}|https?:\/\/\S+/g, ' ');
+}
+
+/** The claim that best supports `text`, preferring statements and actions over hypotheses and proposals on ties. */
+export function bestSupport(text: string, claims: Claim[]): { claim: Claim; score: number } | undefined {
+  const target = words(text);
+  let best: { claim: Claim; score: number } | undefined;
+  const firm = (k: ClaimKind) => k === 'statement' || k === 'action';
+  for (const claim of claims) {
+    const score = coverage(target, claim.words);
+    if (!best || score > best.score || (score === best.score && firm(claim.kind) && !firm(best.claim.kind))) best = { claim, score };
+  }
+  return best;
+}

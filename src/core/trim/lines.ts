@@ -1,0 +1,68 @@
+/** Small helpers shared by the trimmers: clipping long lines and the markers that say what went. */
+
+/** Every marker a trimmer writes starts with this, so kept lines can be told from notes. */
+export const MARK = '… ';
+
+/**
+ * Clip a line longer than `max` characters: keep its start (where timestamps, levels and exception classes are) and
+ * its end (where the message often is), with a visible marker in between saying how much went.
+ */
+export function clipLine(line: string, max: number): string {
+  if (max <= 0 || line.length <= max) return line;
+  const tail = Math.floor(max / 3);
+  const head = max - tail;
+  const cut = line.length - head - tail;
+  return `${line.slice(0, head)} …[${cut} chars clipped]… ${line.slice(line.length - tail)}`;
+}
+
+export function omitted(n: number, what = 'lines omitted'): string {
+  return `${MARK}${n} ${what}`;
+}
+
+export function isMarker(line: string): boolean {
+  return line.startsWith(MARK);
+}
+
+/** Lines of a candidate that came from the original (not markers, headings or blanks the trimmer added). */
+export function countRetained(lines: string[], extra: (line: string) => boolean = () => false): number {
+  return lines.filter((l) => !isMarker(l) && l !== '' && !extra(l)).length;
+}
+
+/** Keep the last `n` items seen, in order, without holding more. */
+export class Ring<T> {
+  private readonly items: T[] = [];
+  constructor(private readonly n: number) {}
+  push(item: T): T | undefined {
+    if (this.n <= 0) return item;
+    this.items.push(item);
+    return this.items.length > this.n ? this.items.shift() : undefined;
+  }
+  values(): T[] {
+    return [...this.items];
+  }
+  get size(): number {
+    return this.items.length;
+  }
+}
+
+/** Count the lines of a streamed input (one pass, nothing kept). */
+export function countLines(lines: Iterable<string>): number {
+  let n = 0;
+  for (const _ of lines) n++;
+  return n;
+}
+
+/**
+ * A copy of a line that does not hold on to the chunk it was split from (V8 keeps sliced strings' parents alive):
+ * kept lines must not pin megabytes of input in memory.
+ */
+export function own(line: string): string {
+  return line.length < 13 ? line : Buffer.from(line, 'utf8').toString('utf8');
+}
+
+/**
+ * Chunk size for streaming tool output (`fileLines(abs, STREAM_CHUNK_BYTES)`). Measured on a 50 MB log (Node 20):
+ * 64 KiB chunks iterate it in 0.3 s at 54 MB peak RSS, 1 MiB chunks in 4 s at 126 MB (decoding and splitting a
+ * megabyte string at a time promotes it out of the young generation).
+ */
+export const STREAM_CHUNK_BYTES = 64 * 1024;
