@@ -42,9 +42,14 @@ function lastCounts(text, label) {
 
 if (suites.includes('unit')) {
   const tap = path.join(root, 'out', 'unit.tap');
+  const files = listTests(path.join(root, 'out', 'test', 'unit'));
+  if (files.length === 0) {
+    console.error('no compiled unit test found under out/test/unit: did the typecheck step emit?');
+    process.exit(1);
+  }
   const r = step('unit', process.execPath, [
     '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-    ...listTests(path.join(root, 'out', 'test', 'unit')),
+    ...files,
   ]);
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const passed = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);

@@ -5,7 +5,7 @@ import type { Assembly } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { maxInput, type Policy } from '../core/policy';
 import type { WireShape } from '../core/providers/shape';
-import { loadPolicy, type Pin } from '../core/sources/snapshot';
+import { loadPolicy, type Pin, type SnapshotOptions } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 import { readSettings, type Settings } from './settings';
 import { AssemblyWorker, revive } from './worker/client';
@@ -25,6 +25,11 @@ export interface TaskSource {
 
 const DEBOUNCE_MS = 400;
 
+/** The wire shape a provider speaks; the preview is counted in it. */
+export function shapeFor(settings: Settings): WireShape {
+  return settings.provider === 'anthropic' ? 'anthropic' : settings.provider === 'vscode-lm' ? 'vscode-lm' : 'openai';
+}
+
 /**
  * Runs the core chain for the workspace: on demand, and debounced when files, pins or settings change.
  * Holds the last result; views listen to `onDidChange`.
@@ -35,7 +40,7 @@ export class AssemblyService extends Disposable {
   private _state: AssemblyState = { kind: 'empty', reason: 'Nothing assembled yet.' };
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<AssemblyState> | undefined;
-  private pending = false;
+  private followUp: Promise<AssemblyState> | undefined;
   private readonly worker: AssemblyWorker;
 
   constructor(
@@ -44,6 +49,7 @@ export class AssemblyService extends Disposable {
     private readonly pins: () => Pin[],
     private readonly task: TaskSource,
     private readonly storageDir: string,
+    /** The selected model's input limit, when the provider declares one (vscode.lm). */
     private readonly envelopeOverride: () => number | undefined = () => undefined,
   ) {
     super();
@@ -72,22 +78,24 @@ export class AssemblyService extends Disposable {
     }, DEBOUNCE_MS);
   }
 
-  /** Rebuild now (serialised: a run requested while one is in flight runs once more after it). */
-  async run(): Promise<AssemblyState> {
+  /**
+   * Rebuild now. Runs are serialised: a request made while one is in flight is answered by the next run, which
+   * sees the latest files, pins and settings (never by the stale run already under way).
+   */
+  run(): Promise<AssemblyState> {
     if (this.running) {
-      this.pending = true;
-      return this.running;
+      this.followUp ??= this.running.then(() => {
+        this.followUp = undefined;
+        return this.run();
+      });
+      return this.followUp;
     }
-    const running = (this.running = Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Context Control: assembling context' }, () => this.runOnce())));
-    try {
-      return await running;
-    } finally {
+    const running = (this.running = Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Context Control: assembling context' }, () => this.runOnce()),
+    ).finally(() => {
       this.running = undefined;
-      if (this.pending) {
-        this.pending = false;
-        void this.run();
-      }
-    }
+    }));
+    return running;
   }
 
   private async runOnce(): Promise<AssemblyState> {
@@ -99,13 +107,9 @@ export class AssemblyService extends Disposable {
     } else {
       let policy: Policy | undefined;
       try {
-        policy = this.policy(settings);
-        const taskText = this.task.current()?.trim() || this.taskFromSettings(settings);
-        const shape: WireShape = settings.provider === 'anthropic' ? 'anthropic' : 'openai';
-        const res = await this.worker.run({
-          snapshot: { root: this.root, task: taskText, cwd: this.root, policy, pins: this.pins() },
-          options: { model: settings.model, encoding: settings.encoding, shape },
-        });
+        const snapshot = this.snapshotOptions(settings);
+        policy = snapshot.policy;
+        const res = await this.worker.run({ snapshot, options: { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings) } });
         if (!res.ok) {
           const error = revive(res.error);
           if (error instanceof ContextBudgetExceeded) state = { kind: 'refused', snapshot: res.error.snapshot, error, policy, settings, at };
@@ -123,17 +127,24 @@ export class AssemblyService extends Disposable {
     return state;
   }
 
+  /** The inputs of one assembly: the workspace, the task, the policy with overrides, the pins. */
+  snapshotOptions(settings: Settings): SnapshotOptions & { root: string; policy: Policy } {
+    if (!this.root) throw new InputError('open a folder first', 'workspace');
+    return { root: this.root, task: this.task.current()?.trim() || this.taskFromSettings(settings), cwd: this.root, policy: this.policy(settings), pins: this.pins() };
+  }
+
   /** The policy file with the settings' envelope overrides (and a model's own window, when one is known). */
   policy(settings: Settings): Policy {
     const root = this.root ?? '.';
     const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(root, settings.policyPath);
     const base = fs.existsSync(file) ? loadPolicy(root, file) : loadPolicy(root);
     const e = settings.envelope;
-    const window = this.envelopeOverride() ?? e.window ?? base.envelope.window;
-    const policy: Policy = {
-      ...base,
-      envelope: { window, output_reserve: e.outputReserve ?? base.envelope.output_reserve, margin: e.margin ?? base.envelope.margin },
-    };
+    const output_reserve = e.outputReserve ?? base.envelope.output_reserve;
+    let window = e.window ?? base.envelope.window;
+    // A model's own input limit (vscode.lm maxInputTokens) narrows the envelope, never widens it.
+    const modelMaxInput = this.envelopeOverride();
+    if (modelMaxInput !== undefined) window = Math.min(window, modelMaxInput + output_reserve);
+    const policy: Policy = { ...base, envelope: { window, output_reserve, margin: e.margin ?? base.envelope.margin } };
     if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${window})`, 'settings');
     return policy;
   }

@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { clearOffloadStore, listStore } from '../core/offload/store';
 import { num } from '../core/report/trace';
 import type { AssemblyService } from './assembly';
 import type { PinStore } from './pins';
 import { readSettings } from './settings';
-import { sendRequest } from './send';
+import { secretKey, sendRequest } from './send';
 import type { PanelActions, RequestPanel } from './views/panel';
 import type { Node } from './views/tree';
 
@@ -81,7 +82,15 @@ export function registerCommands(deps: CommandDeps) {
     const settings = readSettings();
     panel?.post({ type: 'sendStarted', provider: settings.provider, model: settings.model });
     try {
-      const note = await sendRequest({ state, settings, secrets: context.secrets, outputDir: deps.storageDir, token: cts.token, onText: (t) => panel?.post({ type: 'sendDelta', text: t }) });
+      const note = await sendRequest({
+        state,
+        settings,
+        snapshot: service.snapshotOptions(settings),
+        secrets: context.secrets,
+        outputDir: deps.storageDir,
+        token: cts.token,
+        onText: (t) => panel?.post({ type: 'sendDelta', text: t }),
+      });
       panel?.post({ type: 'sendDone', note });
     } catch (e) {
       panel?.post({ type: 'sendDone', error: (e as Error).message });
@@ -173,18 +182,52 @@ export function registerCommands(deps: CommandDeps) {
   register('contextControl.copyRequest', () => panelActions.copyRequest());
   register('contextControl.exportRequest', () => panelActions.exportRequest());
   register('contextControl.openItem', (arg?: { source: string; line?: number }) => arg && openSource(arg.source, arg.line));
+  register('contextControl.clearOffload', async () => {
+    if (!root) return;
+    const dir = path.resolve(root, service.policy(readSettings()).offload.dir);
+    const files = listStore(dir);
+    if (files.length === 0) {
+      void vscode.window.showInformationMessage(`Context Control: the offload store (${vscode.workspace.asRelativePath(dir, false)}) is already empty.`);
+      return;
+    }
+    const bytes = files.reduce((n, f) => n + f.bytes, 0);
+    const ok = await vscode.window.showWarningMessage(
+      `Delete ${files.length} offloaded results (${num(bytes)} bytes) from ${vscode.workspace.asRelativePath(dir, false)}? Requests that referenced them can no longer be inspected.`,
+      { modal: true },
+      'Delete',
+    );
+    if (ok !== 'Delete') return;
+    const cleared = clearOffloadStore(dir);
+    void vscode.window.showInformationMessage(`Context Control: removed ${cleared.removed.length} offloaded results (${num(cleared.freedBytes)} bytes).`);
+    service.schedule();
+  });
   register('contextControl.setApiKey', async () => {
     const provider = await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Context Control: API key for which provider?' });
     if (!provider) return;
     const key = await vscode.window.showInputBox({ title: `API key for ${provider}`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code SecretStorage, never in settings or logs.' });
     if (!key) return;
-    await context.secrets.store(`contextControl.apiKey.${provider}`, key.trim());
+    await context.secrets.store(secretKey(provider), key.trim());
     void vscode.window.showInformationMessage(`Context Control: API key for ${provider} stored in SecretStorage.`);
+  });
+  register('contextControl.selectModel', async () => {
+    const models = await vscode.lm.selectChatModels({});
+    if (models.length === 0) {
+      void vscode.window.showInformationMessage('Context Control: VS Code offers no language model here. Install or sign in to a chat extension that provides one, or use another provider.');
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      models.map((m) => ({ label: m.name, description: `${m.vendor} · ${m.family}`, detail: `${num(m.maxInputTokens)} input tokens · id ${m.id}`, model: m })),
+      { title: 'Context Control: model for Send (VS Code Language Model API)' },
+    );
+    if (!pick) return;
+    const config = vscode.workspace.getConfiguration('contextControl');
+    await config.update('provider', 'vscode-lm', vscode.ConfigurationTarget.Workspace);
+    await config.update('model', pick.model.id, vscode.ConfigurationTarget.Workspace);
   });
   register('contextControl.clearApiKey', async () => {
     const provider = await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Context Control: clear the API key of which provider?' });
     if (!provider) return;
-    await context.secrets.delete(`contextControl.apiKey.${provider}`);
+    await context.secrets.delete(secretKey(provider));
   });
 
   return {

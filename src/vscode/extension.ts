@@ -6,7 +6,8 @@ import { loadedEncodings } from '../core/tokens';
 import { AssemblyService } from './assembly';
 import { registerCommands } from './commands';
 import { PinDecorations, PinStore } from './pins';
-import { SECTION } from './settings';
+import { findModel } from './lm';
+import { readSettings, SECTION } from './settings';
 import { indexNodes } from './views/indexTree';
 import { manifestNodes } from './views/manifestTree';
 import { RequestPanel } from './views/panel';
@@ -42,7 +43,15 @@ export function activate(context: vscode.ExtensionContext) {
     set: (text: string) => context.workspaceState.update(TASK_KEY, text),
   };
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'assemble-worker.js').fsPath;
-  const service = sub(new AssemblyService(workerScript, root, () => pins.resolved(readPinned), task, storageDir));
+  let modelMaxInput: number | undefined;
+  const service = sub(new AssemblyService(workerScript, root, () => pins.resolved(readPinned), task, storageDir, () => modelMaxInput));
+  /** With vscode.lm, the chosen model's maxInputTokens narrows the envelope of the preview too. */
+  const refreshModelLimit = async () => {
+    const s = readSettings();
+    const before = modelMaxInput;
+    modelMaxInput = s.provider === 'vscode-lm' ? (await findModel(s.model).catch(() => undefined))?.maxInputTokens : undefined;
+    if (before !== modelMaxInput) service.schedule();
+  };
 
   const indexTree = sub(new NodeTree());
   const manifestTree = sub(new NodeTree());
@@ -83,10 +92,16 @@ export function activate(context: vscode.ExtensionContext) {
   sub(watcher.onDidDelete(onFile));
   sub(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SECTION)) service.schedule();
+      if (e.affectsConfiguration(SECTION)) {
+        service.schedule();
+        void refreshModelLimit();
+      }
     }),
   );
   sub(vscode.workspace.onDidGrantWorkspaceTrust(() => service.schedule()));
+
+  sub(vscode.lm.onDidChangeChatModels(() => void refreshModelLimit()));
+  void refreshModelLimit();
 
   const encodingsAtActivation = loadedEncodings();
   const first = setTimeout(() => void service.run(), FIRST_RUN_DELAY_MS);

@@ -28,13 +28,13 @@ export function indexNodes(state: AssemblyState): Node[] {
       .filter(([, v]) => v)
       .map(([k, v]) => `**${k}:** ${escapeMd(v!)}`)
       .join('  \n');
-  const instructions: Node[] = snapshot.agents.map((a) => ({
-    id: `idx:agents:${a.path}`,
+  const instructions: Node[] = snapshot.instructions.map((a) => ({
+    id: `idx:instr:${a.path}`,
     label: a.path,
-    description: `${tokens(Math.ceil(a.text.length / 3.6), true)} · ${verdict(a.path) ?? ''}`,
-    icon: 'law',
-    tooltip: meta([['Source', a.path], ['Kind', 'agent instructions (mandatory when it applies)'], ['In this request', verdict(a.path)]]),
-    open: { source: a.path },
+    description: `${tokens(Math.ceil(a.text.length / 3.6), true)} · ${a.mode} · ${verdict(a.path) ?? ''}`,
+    icon: a.mode === 'mandatory' ? 'law' : a.mode === 'conditional' ? 'filter' : 'list-tree',
+    tooltip: meta([['Source', a.path], ['Family', a.family], ['Mode', `${a.mode} (${a.rule})`], ['Applies to', a.scope ? `${a.scope}/**` : 'the whole workspace'], ['Globs', a.globs?.join(', ')], ['In this request', verdict(a.path)]]),
+    open: { source: a.path, line: a.bodyLine },
   }));
   const docNode = (d: (typeof snapshot.documents)[number]): Node => {
     const status = d.decision?.status ?? d.status;
