@@ -38,6 +38,7 @@ export class ContextBudgetExceeded extends Error {
   ) {
     super(
       `ContextBudgetExceeded: the mandatory blocks need ${mandatoryTokens} tokens but max_input is ${maxInput}.\n` +
+        (blocks.some((b) => b.kind === 'session_summary') ? '  (the session summary is never cut either, so it counts with them)\n' : '') +
         blocks.map((b) => `  ${b.kind.padEnd(20)} ${b.source.padEnd(40)} ${b.tokens} tokens`).join('\n'),
     );
     this.name = 'ContextBudgetExceeded';

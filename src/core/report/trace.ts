@@ -54,7 +54,7 @@ export function renderTrace(m: Manifest): string {
   const row = (source: string, verdict: string, detail: string) => out.push(`  ${source.padEnd(44)} ${verdict.padEnd(9)} ${detail}`.trimEnd());
   for (const d of m.selected.filter((x) => docKinds.has(x.kind))) row(d.source, 'SELECTED', `${num(d.tokens ?? 0)} tokens, ${d.reason}`);
   for (const d of m.rejected.filter((x) => x.kind !== 'session_summary')) row(d.source, 'REJECTED', d.reason);
-  for (const d of m.indexed.filter((x) => docKinds.has(x.kind))) row(d.source, 'INDEXED', `available on demand (${d.reason})`);
+  for (const d of m.indexed.filter((x) => docKinds.has(x.kind))) row(d.source, 'INDEXED', d.reason.includes('available on demand') ? d.reason : `available on demand (${d.reason})`);
   for (const d of m.degraded) row(d.source, 'DEGRADED', d.reason);
 
   if (m.warnings.length > 0) {
