@@ -10,6 +10,13 @@ const STATUS_ICON: Record<string, [string, string?]> = {
   rejected: ['circle-slash', 'list.errorForeground'],
 };
 
+/** The verdict as a few words for a description: `selected`, `unrelated component`, `available on demand`. */
+function shortVerdict(v: string | undefined): string | undefined {
+  if (!v) return undefined;
+  if (v.startsWith('rejected: superseded')) return undefined; // the status already says it
+  return v.replace(/^rejected: /, '').replace(/^indexed: /, '');
+}
+
 /** The Index view: what the workspace offers, grouped; each item with its tokens, status and metadata. */
 export function indexNodes(state: AssemblyState): Node[] {
   if (state.kind !== 'ok' && !(state.kind === 'refused' && state.snapshot)) return [];
@@ -43,7 +50,7 @@ export function indexNodes(state: AssemblyState): Node[] {
     return {
       id: `idx:doc:${d.path}`,
       label: d.decision ? `${d.decision.id} ${d.title}` : d.title,
-      description: `${tokens(Math.ceil(d.body.length / 3.6), true)}${status ? ` · ${status}` : ''}`,
+      description: [tokens(Math.ceil(d.body.length / 3.6), true), status, shortVerdict(verdict(d.path))].filter(Boolean).join(' · '),
       icon,
       iconColor: color,
       tooltip: meta([
