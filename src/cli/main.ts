@@ -5,8 +5,8 @@ import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { withMaxInput } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
-import { readSummaryStore, summaryStorePath } from '../core/session/summary-store';
-import { displayPath, loadPolicy, loadSnapshot, SESSION_FILE } from '../core/sources/snapshot';
+import { workspaceSummaries } from '../core/session/summary-store';
+import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 import { parseToolResultArg } from '../core/offload/results';
 import { indexCommand, INDEX_USAGE } from './index-command';
 import { inspectCommand, INSPECT_USAGE } from './inspect';
@@ -86,8 +86,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const max = positiveInt(v['max-input'], '--max-input');
   if (max !== undefined) policy = withMaxInput(policy, max);
   const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg) });
-  const summaryStore = summaryStorePath(typeof v.session === 'string' ? path.resolve(v.session) : path.join(root, SESSION_FILE));
-  const summaries = readSummaryStore(summaryStore, displayPath(root, summaryStore));
+  const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
   if (typeof v.out === 'string') {
     fs.mkdirSync(v.out, { recursive: true });

@@ -12,8 +12,8 @@ import type { Clock } from '../core/providers/retry';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
 import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
-import { readSummaryStore, summaryStorePath } from '../core/session/summary-store';
-import { displayPath, loadPolicy, loadSnapshot, SESSION_FILE } from '../core/sources/snapshot';
+import { workspaceSummaries } from '../core/session/summary-store';
+import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 
 /** `ctxctl send`: build the request, send it (or not, with dry-run), stream the answer to stdout, write the trace. */
 
@@ -99,8 +99,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   if (maxInput !== undefined) policy = withMaxInput(policy, maxInput);
   const snapshot = loadSnapshot({ root, task, policy, sessionFile: str('session'), component: str('component') });
   // The same inputs as `ctxctl preview`, so the request sent is the request previewed.
-  const summaryStore = summaryStorePath(str('session') ? path.resolve(str('session') as string) : path.join(root, SESSION_FILE));
-  const summaries = readSummaryStore(summaryStore, displayPath(root, summaryStore));
+  const summaries = workspaceSummaries(root, str('session') as string | undefined);
   const out = path.resolve(str('out') ?? path.join(root, '.context', 'send'));
   fs.mkdirSync(out, { recursive: true });
 

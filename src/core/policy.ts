@@ -12,6 +12,7 @@ export interface Policy {
   session: { keep_recent_groups: number; compaction_trigger_tokens: number; summary_format: 'structured' };
   exclude: string[];
   max_file_bytes: number;
+  /** Harness text for the system role: the default, or what a host passes in; never read from the workspace. */
   system_instructions: string;
   tool_output: { globs: string[]; formats: { match: string; format: string }[] };
   trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number };
@@ -27,10 +28,8 @@ export const DEFAULT_SYSTEM_INSTRUCTIONS = [
   'Documents listed in <available-documents> are not loaded: ask for one with the read_document tool when the task needs it.',
 ].join('\n');
 
-export const BLOCK_KINDS: readonly BlockKind[] = [
-  'system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned', 'session_summary', 'index',
-  'session_group', 'decision', 'document', 'source_code', 'tool_result',
-];
+/** Kinds the protected zone can hold: the others are filled, trimmed or dropped by the chain. */
+export const PROTECTABLE: readonly BlockKind[] = ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned'];
 
 export function defaultPolicy(): Policy {
   return {
@@ -77,14 +76,14 @@ const list = (of: Spec): Spec => ({ t: 'list', of });
 
 const SCHEMA: Spec = obj({
   envelope: obj({ window: int(1), output_reserve: int(), margin: int() }),
-  mandatory: list({ t: 'enum', values: BLOCK_KINDS }),
+  mandatory: list({ t: 'enum', values: PROTECTABLE }),
   zones: obj({ tool_results: obj({ max_tokens: int(1) }), documents: obj({ max_tokens: int(1) }), session: obj({ max_tokens: int(1) }) }),
   priorities: list(obj({ match: str, priority: { t: 'int', min: -1000 } })),
   offload: obj({ per_result_tokens: int(1), aggregate_tokens: int(1), preview_chars: int(), dir: str, retention_days: int(), retention_mb: int() }),
   session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: int(1), summary_format: { t: 'enum', values: ['structured'] } }),
   exclude: list(str),
   max_file_bytes: int(1),
-  system_instructions: str,
+  // No system_instructions key: the system role holds harness text only, never workspace content.
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
   trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int() }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
@@ -159,6 +158,11 @@ export function parsePolicy(text: string, file: string): Policy {
   const raw = check(doc.contents as YamlNode, SCHEMA, '') as Partial<Record<keyof Policy, unknown>>;
   const policy = mergePolicy(defaultPolicy(), raw);
   policy.origin = file;
+  const dir = policy.offload.dir.replace(/\\/g, '/');
+  if (dir.startsWith('/') || /^[a-zA-Z]:/.test(dir) || dir.split('/').includes('..')) {
+    const node = doc.getIn(['offload', 'dir'], true) as YamlNode | undefined;
+    fail(node ?? (doc.contents as YamlNode), `offload.dir must be a folder inside the workspace (relative, no ".."), got "${policy.offload.dir}"`);
+  }
   if (maxInput(policy) <= 0) {
     fail(doc.contents as YamlNode, `envelope leaves no room for input: window ${policy.envelope.window} − output_reserve ${policy.envelope.output_reserve} − margin ${policy.envelope.margin} ≤ 0`);
   }

@@ -24,6 +24,7 @@ export interface TaskSource {
 }
 
 const DEBOUNCE_MS = 400;
+const DEFAULT_POLICY_PATH = '.context/policy.yaml';
 
 /** The wire shape a provider speaks; the preview is counted in it. */
 export function shapeFor(settings: Settings): WireShape {
@@ -54,7 +55,13 @@ export class AssemblyService extends Disposable {
   ) {
     super();
     this.worker = new AssemblyWorker(workerScript);
-    this._register({ dispose: () => this.worker.dispose() });
+    this._register({
+      dispose: () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = undefined;
+        this.worker.dispose();
+      },
+    });
   }
 
   get state(): AssemblyState {
@@ -137,6 +144,8 @@ export class AssemblyService extends Disposable {
   policy(settings: Settings): Policy {
     const root = this.root ?? '.';
     const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(root, settings.policyPath);
+    // The default path may be absent (the defaults apply); a path the user chose must exist.
+    if (!fs.existsSync(file) && settings.policyPath !== DEFAULT_POLICY_PATH) throw new InputError('policy file not found (contextControl.policyPath)', settings.policyPath);
     const base = fs.existsSync(file) ? loadPolicy(root, file) : loadPolicy(root);
     const e = settings.envelope;
     const output_reserve = e.outputReserve ?? base.envelope.output_reserve;

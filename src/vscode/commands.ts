@@ -87,7 +87,8 @@ export function registerCommands(deps: CommandDeps) {
         settings,
         snapshot: service.snapshotOptions(settings),
         secrets: context.secrets,
-        outputDir: deps.storageDir,
+        // Sends keep their own record: the next preview does not overwrite it.
+        outputDir: path.join(deps.storageDir, 'send'),
         token: cts.token,
         onText: (t) => panel?.post({ type: 'sendDelta', text: t }),
       });
@@ -152,7 +153,7 @@ export function registerCommands(deps: CommandDeps) {
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
     if (!target) return;
     const pin = await pins.pinFile(target);
-    await afterPinChange(`the pinned file ${pin.source}`);
+    if (pin) await afterPinChange(`the pinned file ${pin.source}`);
   });
   register('contextControl.unpin', async (arg?: Node | string) => {
     const id = typeof arg === 'string' ? arg : arg?.id?.replace(/^pin:/, '');

@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { isSecretFile } from '../core/sources/scan';
 import type { Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 
@@ -62,8 +63,12 @@ export class PinStore extends Disposable {
     return pin;
   }
 
-  async pinFile(uri: vscode.Uri): Promise<Pin> {
+  async pinFile(uri: vscode.Uri): Promise<Pin | undefined> {
     const source = this.relative(uri);
+    if (isSecretFile(source)) {
+      void vscode.window.showWarningMessage(`Context Control: ${source} looks like a secret file (keys, tokens, .env): it is never sent, so it cannot be pinned.`);
+      return undefined;
+    }
     const existing = this.list().find((p) => p.source === source && p.startLine === undefined);
     if (existing) return existing;
     const pin: Pin = { id: crypto.randomUUID(), source, text: '', label: source };
@@ -80,12 +85,13 @@ export class PinStore extends Disposable {
     return this.list().find((p) => p.source === source && p.startLine !== undefined && line + 1 >= p.startLine && line + 1 <= (p.endLine ?? p.startLine));
   }
 
-  /** Pins with their current text: whole-file pins read the open document or the disk. */
+  /** Pins with their current text: whole-file pins read the open document or the disk; an unreadable one says so. */
   resolved(read: (source: string) => string | undefined): Pin[] {
-    return this.list().flatMap((p) => {
-      if (p.startLine !== undefined) return [p];
+    return this.list().map((p) => {
+      if (p.startLine !== undefined) return p;
+      if (isSecretFile(p.source)) return { ...p, text: '', missing: 'a secret file (by name) is never sent' };
       const text = read(p.source);
-      return text === undefined ? [] : [{ ...p, text }];
+      return text === undefined ? { ...p, text: '', missing: 'the file was moved, deleted or is outside the workspace' } : { ...p, text };
     });
   }
 

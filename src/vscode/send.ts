@@ -6,6 +6,7 @@ import { OpenAIProvider } from '../core/providers/openai';
 import type { Provider } from '../core/providers/provider';
 import { num } from '../core/report/trace';
 import { sendLoop } from '../core/send/loop';
+import { workspaceSummaries } from '../core/session/summary-store';
 import { loadSnapshot, type SnapshotOptions } from '../core/sources/snapshot';
 import type { AssemblyState } from './assembly';
 import { findModel, VscodeLmProvider } from './lm';
@@ -60,6 +61,7 @@ export async function sendRequest(input: SendInput): Promise<string> {
       provider,
       model: settings.model,
       encoding: settings.encoding,
+      summaries: workspaceSummaries(snapshot.root),
       signal: controller.signal,
       onText: input.onText,
       onNotice: (m) => {

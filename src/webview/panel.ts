@@ -102,7 +102,7 @@ const ZONE_ORDER = ['protected', 'session', 'index', 'documents', 'tool_results'
 function budget(p: PanelPreview): HTMLElement {
   const max = p.maxInput ?? 1;
   const pct = p.final !== undefined ? Math.round((p.final / max) * 100) : 0;
-  const head = el('div', { class: `budget-head status-${p.status}`, id: 'budget-text' }, `${fmt(p.final)} / ${fmt(p.maxInput)} tokens (${pct} %)${p.status === 'refused' ? ' — refused' : p.status === 'warning' ? ' — close to the limit' : ''}`);
+  const head = el('div', { class: `budget-head status-${p.status}`, id: 'budget-text', role: 'status', 'aria-live': 'polite' }, `${fmt(p.final)} / ${fmt(p.maxInput)} tokens (${pct} %)${p.status === 'refused' ? ' — refused' : p.status === 'warning' ? ' — close to the limit' : ''}`);
   const bar = el('div', { class: 'bar', role: 'img', 'aria-label': `Budget by zone: ${p.zones.map((z) => `${z.zone} ${z.tokens}`).join(', ')}` });
   const zones = [...p.zones].sort((a, b) => ZONE_ORDER.indexOf(a.zone) - ZONE_ORDER.indexOf(b.zone)).filter((z) => z.tokens > 0);
   for (const z of zones) {
@@ -143,13 +143,13 @@ function blocksPane(p: PanelPreview): HTMLElement {
   const pane = el('div', { role: 'tabpanel', id: 'pane-blocks', 'aria-labelledby': 'tab-blocks' });
   if (p.message && p.status !== 'ok' && p.status !== 'warning') pane.append(el('p', { class: `message status-${p.status}` }, p.message));
   const list = el('ol', { class: 'blocks' });
-  for (const b of p.blocks) {
-    const src = el('a', { href: '#', class: 'source', title: `Open ${b.source}` }, b.source);
+  for (const [i, b] of p.blocks.entries()) {
+    const src = el('a', { href: '#', class: 'source', title: `Open ${b.source}`, id: `src-${i}` }, b.source);
     src.addEventListener('click', (e) => {
       e.preventDefault();
       send({ type: 'openSource', source: b.source });
     });
-    const summary = el('summary', {}, el('span', { class: `kind zone-${b.zone}` }, b.kind), src, el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`));
+    const summary = el('summary', { id: `sum-${i}` }, el('span', { class: `kind zone-${b.zone}` }, b.kind), src, el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`));
     const details = el('details', { class: 'block' }, summary, el('p', { class: 'reason' }, b.reason), el('pre', { class: 'text' }, b.text || '(text not shown)'));
     details.open = ui.open.has(b.id);
     details.addEventListener('toggle', () => (details.open ? ui.open.add(b.id) : ui.open.delete(b.id)));
@@ -187,17 +187,29 @@ function answerPane(): HTMLElement {
   );
 }
 
+/** The task box and pickers are built once and updated in place, so typing, the caret and focus survive updates. */
+const controls = el('div', { id: 'controls' });
+const dynamic = el('div', { id: 'dynamic' });
+app.replaceChildren(controls, dynamic);
+
+function renderControls(): void {
+  const active = document.activeElement;
+  if (active && controls.contains(active)) return; // never rebuild under the user's hands
+  controls.replaceChildren(
+    taskBox(),
+    pickers(),
+    ...(ui.trusted ? [] : [el('p', { class: 'message status-warning' }, 'Restricted mode: preview works, sending needs a trusted workspace.')]),
+  );
+}
+
 function render(): void {
   const focused = document.activeElement?.id;
   const p = ui.preview;
-  app.replaceChildren(
-    taskBox(),
-    pickers(),
+  dynamic.replaceChildren(
     actions(),
-    ...(ui.trusted ? [] : [el('p', { class: 'message status-warning' }, 'Restricted mode: preview works, sending needs a trusted workspace.')]),
     ...(p ? [budget(p), tabs(), ui.tab === 'blocks' ? blocksPane(p) : ui.tab === 'trace' ? tracePane(p) : ui.tab === 'session' ? sessionPane(p) : answerPane()] : [el('p', {}, 'Assembling…')]),
   );
-  if (focused) document.getElementById(focused)?.focus();
+  if (focused && !controls.contains(document.activeElement)) document.getElementById(focused)?.focus();
 }
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
@@ -209,6 +221,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       ui.policies = m.policies;
       ui.trusted = m.trusted;
       if (!ui.task) ui.task = m.task;
+      renderControls();
       break;
     case 'preview':
       ui.preview = m.preview;
@@ -240,5 +253,6 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   render();
 });
 
+renderControls();
 render();
 send({ type: 'ready' });

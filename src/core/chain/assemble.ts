@@ -89,7 +89,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     available: Math.max(0, max - reserved),
     toolResultsCap: policy.zones.tool_results.max_tokens,
   });
-  const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow]);
+  // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
+  const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow.filter((b) => b.kind !== 'tool_result')]);
   const candidates = [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)];
 
   const outputBySource = new Map(toolOutputs.map((o) => [o.path, o]));
@@ -110,6 +111,12 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     degraded: enforced.steps,
     indexed: pruned.value.disclosed.map((b): Decision => ({ source: b.source, kind: b.kind, reason: b.trust === 'project-rule' ? 'instruction file disclosed by its own rules: available on demand' : 'no component: disclosed in the index, available on demand', tokens: b.tokens })),
   });
+  // The ladder may have trimmed a tool result again: the trimmed entries carry the figures of what was sent.
+  const sentTrim = new Map(enforced.blocks.filter((b) => b.kind === 'tool_result' && b.meta.trim).map((b) => [b.source, b.meta.trim!]));
+  decisions.trimmed = decisions.trimmed.map((t) => (sentTrim.has(t.source) ? { ...t, ...sentTrim.get(t.source), tokens: enforced.blocks.find((b) => b.source === t.source)?.tokens } : t));
+  for (const g of filled.value.droppedGroups) {
+    decisions.rejected.push({ source: g.source, kind: 'session_group', reason: 'session events omitted: no room left once documents and tool output were placed', tokens: g.tokens, events: g.meta.events?.length ?? 0 });
+  }
   const manifest = buildManifest({
     snapshot,
     blocks: enforced.blocks,

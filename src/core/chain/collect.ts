@@ -34,7 +34,8 @@ export function makeBlock(
     source,
     trust,
     priority: priorityFor(policy, source, kind, priority),
-    mandatory: policy.mandatory.includes(kind),
+    // The task is always protected: a request without its question is no request.
+    mandatory: kind === 'current_task' || policy.mandatory.includes(kind),
     text,
     tokens: estimateTokens(text),
     exact: false,
@@ -80,6 +81,11 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
   }
 
   for (const pin of snapshot.pins) {
+    if (pin.missing) {
+      rejected.push({ source: pin.source, kind: 'pinned', reason: `pinned block cannot be read: ${pin.missing}` });
+      warnings.push({ source: pin.source, message: `pinned block cannot be read (${pin.missing}): it is NOT in this request; unpin it or restore the file` });
+      continue;
+    }
     const where = pin.startLine ? `${pin.source}#L${pin.startLine}-L${pin.endLine ?? pin.startLine}` : pin.source;
     const block = makeBlock(policy, 'pinned', where, 'user', clean(pin.source, pin.text), { title: pin.label });
     block.id = `pinned:${pin.id}`;

@@ -37,7 +37,9 @@ export function fill(input: FillInput): StageResult<Filled> {
       notes.push({
         source: block.source,
         kind: block.kind,
-        reason: isTool && block.tokens > toolRoom ? `over the tool-results zone cap (${toolRoom} tokens left)` : `did not fit the budget (${remaining} tokens left)`,
+        reason: isTool
+          ? `not sent: over the tool-results zone cap (${Math.min(toolRoom, remaining)} tokens left); the full output stays at ${block.meta.trim?.reference ?? block.source}`
+          : `did not fit the budget (${remaining} tokens left): in the index, available on demand`,
         tokens: block.tokens,
       });
       continue;

@@ -2,6 +2,7 @@ import type { ToolResult } from '../offload/results';
 import type { OffloadStore } from '../offload/store';
 import type { Policy } from '../policy';
 import { estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { joinLines } from '../trim/lines';
 import type { Lines } from '../trim/types';
 import type { Block, Decision, StageResult } from '../types';
 import { makeBlock } from './collect';
@@ -113,12 +114,6 @@ export function offloadToolResults(results: ToolResult[], ctx: OffloadContext): 
     });
   });
   return { value: { blocks, inline, tokens: blocks.reduce((n, b) => n + b.tokens, 0) }, decisions: { offloaded } };
-}
-
-function joinLines(lines: Lines): string {
-  const out: string[] = [];
-  for (const l of lines()) out.push(l);
-  return out.join('\n');
 }
 
 /** The first and last `chars` characters, read in one streaming pass. */

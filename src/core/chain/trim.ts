@@ -1,7 +1,9 @@
 import type { Policy } from '../policy';
 import type { ToolOutputFile } from '../sources/snapshot';
 import { estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { countRedactions } from '../sources/secrets';
 import { pickTrimmer } from '../trim/pick';
+import { joinLines } from '../trim/lines';
 import type { Lines, TrimOptions } from '../trim/types';
 import type { Block, Decision, StageResult, TrimInfo } from '../types';
 import { makeBlock, priorityFor } from './collect';
@@ -30,12 +32,6 @@ export function trimOptions(policy: Policy, tokenizer: Tokenizer, maxTokens: num
     maxLineChars: policy.trim.max_line_chars,
     jsonRecords: policy.trim.json_records,
   };
-}
-
-function joinLines(lines: Lines): string {
-  const out: string[] = [];
-  for (const l of lines()) out.push(l);
-  return out.join('\n');
 }
 
 /** Tokens the <tool-output> tag and the trim notice add around a trimmed text (figures at their widest). */
@@ -93,7 +89,9 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
     blocks.push(block);
     trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, share });
   });
-  return { value: blocks, decisions: { trimmed } };
+  // Secrets were redacted while reading (redactLines): say so, so nothing is removed silently.
+  const warnings = blocks.filter((b) => countRedactions(b.text) > 0).map((b) => ({ source: b.source, message: `${countRedactions(b.text)} secret(s) redacted in the tool output: not sent` }));
+  return { value: blocks, decisions: { trimmed, warnings } };
 }
 
 /**

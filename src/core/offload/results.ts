@@ -5,6 +5,7 @@ import { InputError } from '../errors';
 import type { Policy } from '../policy';
 import { fileLines } from '../sources/scan';
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
+import { redactLines } from '../sources/secrets';
 import type { Lines } from '../trim/types';
 
 /** A tool result returned in this step (`--tool-result NAME=FILE`, or the host's tool calls). */
@@ -68,7 +69,7 @@ export function loadToolResults(root: string, specs: ToolResultSpec[], policy: P
       workspacePath,
       size: stat.size,
       format: formatOf.find((f) => f.test(matchOn))?.format,
-      lines: () => fileLines(abs, STREAM_CHUNK_BYTES),
+      lines: redactLines(() => fileLines(abs, STREAM_CHUNK_BYTES)),
     };
   });
 }

@@ -4,7 +4,7 @@ import { readDocument } from '../disclose';
 import { InputError } from '../errors';
 import { inspectFile, resolveInspectable, type Inspection } from '../inspect';
 import { fileLines } from '../sources/scan';
-import { redactSecrets } from '../sources/secrets';
+import { redactLines, redactSecrets } from '../sources/secrets';
 import { displayPath, type Snapshot } from '../sources/snapshot';
 import type { Tokenizer } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
@@ -77,6 +77,9 @@ function readDocumentTool(ctx: ToolContext, args: Record<string, unknown>): Tool
 
 /** A regular expression when the query is one, else the literal text; always case-insensitive. */
 export function queryPattern(query: string): RegExp {
+  // A nested quantifier such as (a+)+ can backtrack for minutes on one line: such a query is taken literally.
+  const risky = query.length > 200 || /\([^)]*[*+}][^)]*\)\s*[*+{]/.test(query);
+  if (risky) return new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   try {
     return new RegExp(query, 'i');
   } catch {
@@ -93,14 +96,14 @@ export function searchWorkspace(snapshot: Snapshot, query: string): ToolOutcome 
   const searched = snapshot.files.filter((f) => !f.path.startsWith('.context/'));
   for (const file of searched) {
     let n = 0;
-    for (const line of fileLines(path.join(snapshot.root, file.path))) {
+    for (const line of redactLines(() => fileLines(path.join(snapshot.root, file.path)))()) {
       n++;
       if (!re.test(line)) continue;
       matches++;
       files.add(file.path);
       if (shown.length < SEARCH_MAX_MATCHES) {
         const clipped = line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line;
-        shown.push(`${file.path}:${n}: ${redactSecrets(clipped).text}`);
+        shown.push(`${file.path}:${n}: ${clipped}`);
       }
     }
   }

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../errors';
 import type { SessionEvent, Warning } from '../types';
@@ -134,6 +135,13 @@ export function undoRecord(records: SummaryRecord[], now: Date, store: string): 
 export function readSummaryStore(file: string, label: string): { records: SummaryRecord[]; warnings: Warning[] } {
   if (!fs.existsSync(file)) return { records: [], warnings: [] };
   return parseSummaryStore(fs.readFileSync(file, 'utf8'), label);
+}
+
+/** The summaries stored beside a workspace's session (or the given session file), for `assemble`'s `summaries`. */
+export function workspaceSummaries(root: string, sessionFile?: string): { records: SummaryRecord[]; warnings: Warning[] } {
+  const store = summaryStorePath(sessionFile ? path.resolve(sessionFile) : path.join(root, '.context', 'session.jsonl'));
+  const rel = path.relative(root, store);
+  return readSummaryStore(store, rel.startsWith('..') || path.isAbsolute(rel) ? store : rel.split(path.sep).join('/'));
 }
 
 export function appendSummaryRecord(file: string, record: SummaryRecord): void {

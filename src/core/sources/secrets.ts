@@ -39,3 +39,44 @@ export function redactSecrets(text: string): { text: string; found: SecretFindin
   found.sort((a, b) => a.line - b.line);
   return { text: out, found };
 }
+
+const KEY_BEGIN = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+const KEY_END = /-----END [A-Z ]*PRIVATE KEY-----/;
+
+/**
+ * Redact a stream of lines, for text read line by line (logs, tool output, search): single-line secrets as in
+ * `redactSecrets`, and a private key block whole, from its BEGIN line to its END line.
+ */
+export function redactLines(lines: () => Iterable<string>): () => Iterable<string> {
+  return () => ({
+    *[Symbol.iterator]() {
+      let inKey = false;
+      for (const line of lines()) {
+        if (inKey) {
+          if (KEY_END.test(line)) {
+            inKey = false;
+            yield line.replace(/^.*?-----END [A-Z ]*PRIVATE KEY-----/, '[REDACTED:private-key]');
+          }
+          continue;
+        }
+        if (KEY_BEGIN.test(line) && !KEY_END.test(line)) {
+          inKey = true;
+          yield line.replace(/-----BEGIN [A-Z ]*PRIVATE KEY-----.*$/, '[REDACTED:private-key…]');
+          continue;
+        }
+        yield line.length > 0 && mayHoldSecret(line) ? redactSecrets(line).text : line;
+      }
+    },
+  });
+}
+
+/** A cheap pre-check so that redaction costs little on the millions of lines of a big log. */
+const HINT = /AKIA|ASIA|gh[pousr]_|github_pat_|sk-|xox[abprs]-|AIza|eyJ|PRIVATE KEY|pass|secret|key|token/i;
+function mayHoldSecret(line: string): boolean {
+  return HINT.test(line);
+}
+
+/** How many secrets a text had redacted (placeholders in it). */
+export function countRedactions(text: string): number {
+  return (text.match(/\[REDACTED:[a-z-]+…?\]/g) ?? []).length;
+}

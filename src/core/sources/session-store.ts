@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { SessionEvent, SessionEventType, Warning } from '../types';
+import { redactSecrets } from './secrets';
 
 const TYPES: readonly SessionEventType[] = ['user', 'assistant', 'tool_call', 'tool_result'];
 
@@ -27,11 +28,13 @@ export function parseSession(text: string, source: string): { events: SessionEve
       return;
     }
     const v = value as Record<string, unknown>;
+    const { text: clean, found } = redactSecrets(String(v.text));
+    if (found.length) warnings.push({ source, line, message: `secret redacted in session event (${found.map((f) => f.kind).join(', ')}): not sent` });
     events.push({
       id: String(v.id ?? `line-${line}`),
       ts: typeof v.ts === 'string' ? v.ts : undefined,
       type: v.type as SessionEventType,
-      text: String(v.text),
+      text: clean,
       call_id: typeof v.call_id === 'string' ? v.call_id : undefined,
       tool: typeof v.tool === 'string' ? v.tool : undefined,
       line,

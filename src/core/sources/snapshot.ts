@@ -11,6 +11,7 @@ import { parseFrontMatter, stringList, stringValue } from './frontmatter';
 import { fileLines, readText, scanWorkspace, type ScannedFile } from './scan';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
+import { redactLines } from './secrets';
 import { readSessionFile } from './session-store';
 import { resolveSupersession } from './supersession';
 
@@ -20,8 +21,6 @@ export interface Snapshot {
   policy: Policy;
   task: Task;
   files: ScannedFile[];
-  /** The non-empty AGENTS.md files (also in `instructions`), for views that list them. */
-  agents: { path: string; text: string }[];
   /** Every instruction file of the families the policy enables (AGENTS.md, CLAUDE.md, Copilot, Cursor, Cline). */
   instructions: InstructionFile[];
   documents: DocumentFile[];
@@ -51,6 +50,8 @@ export interface Pin {
   endLine?: number;
   text: string;
   label?: string;
+  /** Why a pinned file could not be read: the pin is reported, never dropped silently. */
+  missing?: string;
 }
 
 export interface ToolOutputFile {
@@ -144,7 +145,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const maxTextBytes = 2 * 1024 * 1024;
 
   const snapshot: Snapshot = {
-    root, policy, task, files: scan.files, agents: [], instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
+    root, policy, task, files: scan.files, instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
     pins: options.pins ?? loadPins(root), session: [], warnings,
     toolResults: loadToolResults(root, options.toolResults ?? [], policy, options.cwd),
   };
@@ -172,11 +173,10 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
           const read = readInstruction(p, text, family);
           warnings.push(...read.warnings);
           snapshot.instructions.push(read.file);
-          if (family === 'agents_md' && text.trim()) snapshot.agents.push({ path: p, text });
         });
       }
     } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
-      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: () => fileLines(path.join(root, p), STREAM_CHUNK_BYTES) });
+      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: redactLines(() => fileLines(path.join(root, p), STREAM_CHUNK_BYTES)) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d));
       tryRead(file, (text) => {

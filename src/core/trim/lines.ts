@@ -66,3 +66,10 @@ export function own(line: string): string {
  * megabyte string at a time promotes it out of the young generation).
  */
 export const STREAM_CHUNK_BYTES = 64 * 1024;
+
+/** All the lines, joined: only for inputs already known to be small. */
+export function joinLines(lines: () => Iterable<string>): string {
+  const out: string[] = [];
+  for (const l of lines()) out.push(l);
+  return out.join('\n');
+}

@@ -9,6 +9,8 @@ import { readSettings, SECTION } from '../settings';
 import { statusFor } from './statusBar';
 
 export const PROVIDERS = ['dry-run', 'openai', 'anthropic', 'vscode-lm'];
+/** Messages kept for a panel that is not open yet (a streamed answer, at most this many pieces). */
+const MAX_QUEUE = 2000;
 
 /** What the panel shows for a state: pure, so the integration tests can check it without a browser. */
 export function previewFor(state: AssemblyState): PanelPreview {
@@ -99,11 +101,15 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
     this.ready = false;
     view.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media'), vscode.Uri.joinPath(this.extensionUri, 'dist')] };
     view.webview.html = this.html(view.webview);
-    this._register(view.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
-    this._register(
+    // Listeners belong to this view: they go when it goes, and a re-resolved view gets fresh ones.
+    const listeners = [view.webview.onDidReceiveMessage((m: unknown) => this.receive(m))];
+    listeners.push(
       view.onDidDispose(() => {
-        this.view = undefined;
-        this.ready = false;
+        for (const l of listeners) l.dispose();
+        if (this.view === view) {
+          this.view = undefined;
+          this.ready = false;
+        }
       }),
     );
   }
@@ -114,7 +120,8 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
 
   post(message: HostMessage): void {
     if (!this.view || !this.ready) {
-      if (message.type !== 'preview') this.queue.push(message);
+      // The panel asks for the current preview when it is ready; a stale busy flag would only lock its buttons.
+      if (message.type !== 'preview' && message.type !== 'busy' && this.queue.length < MAX_QUEUE) this.queue.push(message);
       return;
     }
     void this.view.webview.postMessage(message);
@@ -138,16 +145,16 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       ready: async () => {
         this.ready = true;
         await this.postInit();
-        this.post({ type: 'preview', preview: previewFor(this.service.state) });
         for (const m of this.queue.splice(0)) this.post(m);
+        this.post({ type: 'preview', preview: previewFor(this.service.state) });
       },
       preview: (m) => this.actions.preview(m.task),
       send: (m) => this.actions.send(m.task),
       cancel: () => this.actions.cancel(),
       setTask: (m) => this.actions.setTask(m.task),
-      setProvider: (m) => vscode.workspace.getConfiguration(SECTION).update('provider', m.provider, vscode.ConfigurationTarget.Workspace),
+      setProvider: (m) => PROVIDERS.includes(m.provider) && vscode.workspace.getConfiguration(SECTION).update('provider', m.provider, vscode.ConfigurationTarget.Workspace),
       setModel: (m) => vscode.workspace.getConfiguration(SECTION).update('model', m.model, vscode.ConfigurationTarget.Workspace),
-      setPolicy: (m) => vscode.workspace.getConfiguration(SECTION).update('policyPath', m.policyPath, vscode.ConfigurationTarget.Workspace),
+      setPolicy: (m) => !m.policyPath.split(/[\\/]/).includes('..') && vscode.workspace.getConfiguration(SECTION).update('policyPath', m.policyPath, vscode.ConfigurationTarget.Workspace),
       copyRequest: () => this.actions.copyRequest(),
       exportRequest: () => this.actions.exportRequest(),
       openSource: (m) => this.actions.openSource(m.source),
@@ -173,7 +180,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
 <title>Context Control</title>
 </head>
 <body>
-<main id="app" aria-live="polite"></main>
+<main id="app"></main>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { assemble } from '../../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../../core/errors';
+import { workspaceSummaries } from '../../core/session/summary-store';
 import { loadSnapshot, type Snapshot } from '../../core/sources/snapshot';
 import { viewOf, type AssembleRequest, type AssembleResponse, type SerializedError } from './protocol';
 
@@ -20,7 +21,8 @@ parentPort?.on('message', (req: AssembleRequest) => {
   let res: AssembleResponse;
   try {
     snapshot = loadSnapshot(req.snapshot);
-    const assembly = assemble(snapshot, req.options);
+    // The same stored summaries the CLI uses, so the editor and ctxctl build the same request.
+    const assembly = assemble(snapshot, { ...req.options, summaries: workspaceSummaries(snapshot.root) });
     res = { id: req.id, ok: true, assembly, snapshot: viewOf(snapshot) };
   } catch (e) {
     res = { id: req.id, ok: false, error: serialize(e, snapshot) };

@@ -4,6 +4,8 @@ import type { AssembleRequest, AssembleResponse, SerializedError } from './proto
 
 export class WorkerError extends Error {}
 
+const RUN_TIMEOUT_MS = 120_000;
+
 /** Rebuild the core's error classes on this side of the thread. */
 export function revive(e: SerializedError): Error {
   if (e.name === 'ContextBudgetExceeded') return new ContextBudgetExceeded(e.maxInput ?? 0, e.mandatoryTokens ?? 0, e.blocks ?? []);
@@ -21,11 +23,26 @@ export class AssemblyWorker {
 
   constructor(private readonly script: string) {}
 
-  run(request: Omit<AssembleRequest, 'id'>): Promise<AssembleResponse> {
+  run(request: Omit<AssembleRequest, 'id'>, timeoutMs = RUN_TIMEOUT_MS): Promise<AssembleResponse> {
     const worker = this.ensure();
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      // A run that never answers must not block every later one: give up, and start a fresh worker next time.
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new WorkerError(`assembling took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`));
+        void worker.terminate();
+      }, timeoutMs);
+      this.waiting.set(id, {
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
       worker.postMessage({ ...request, id });
     });
   }

@@ -48,7 +48,7 @@ describe('instruction files', () => {
     ]);
     // Cursor's bare `globs: *.tsx` is not YAML; it is read anyway, and silently, since that is the format.
     assert.deepEqual(s.warnings, []);
-    assert.deepEqual(s.agents.map((a) => a.path), ['AGENTS.md', 'services/billing/AGENTS.md', 'services/search/AGENTS.md']);
+    assert.deepEqual(s.instructions.filter((a) => a.family === 'agents_md' && a.text.trim()).map((a) => a.path), ['AGENTS.md', 'services/billing/AGENTS.md', 'services/search/AGENTS.md']);
   });
 
   it('loads what applies root first, rejects the rest with a reason, and discloses the on-request files', () => {
