@@ -2,14 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { collect } from '../core/chain/collect';
 import { InputError } from '../core/errors';
 import { num } from '../core/report/trace';
-import { compactSession, editSummary, previewCompaction, type CompactionInput, type CompactionPreview } from '../core/session/compaction';
-import { constraintsFrom } from '../core/session/constraints';
-import { appendSummaryRecord, readSummaryStore, summaryStorePath, undoRecord } from '../core/session/summary-store';
-import { displayPath, loadPolicy, loadSnapshot, SESSION_FILE } from '../core/sources/snapshot';
-import { counterFor } from '../core/tokens';
+import { compactSession, editSummary, previewCompaction, type CompactionPreview } from '../core/session/compaction';
+import { sessionWorkspace } from '../core/session/maintenance';
+import { appendSummaryRecord, readSummaryStore, undoRecord } from '../core/session/summary-store';
+import { loadPolicy } from '../core/sources/snapshot';
 import type { Warning } from '../core/types';
 
 /** `ctxctl session show|compact|edit|undo`: preview, store, edit and undo the summary of the older session events. */
@@ -46,21 +44,8 @@ export function sessionCommand(argv: string[], stdout: (s: string) => void, now:
   if (typeof v.workspace !== 'string') throw new InputError(`session ${action}: --workspace DIR is required`);
   const root = path.resolve(v.workspace);
   const policy = loadPolicy(root, v.policy as string | undefined);
-  const sessionFile = v.session ? path.resolve(v.session as string) : path.join(root, SESSION_FILE);
-  const snapshot = loadSnapshot({ root, task: 'session maintenance', policy, sessionFile: v.session as string | undefined });
-  const storeFile = summaryStorePath(sessionFile);
-  const storeLabel = displayPath(root, storeFile);
-  const store = readSummaryStore(storeFile, storeLabel);
-  const input: CompactionInput = {
-    events: snapshot.session,
-    source: displayPath(root, sessionFile),
-    policy,
-    records: store.records,
-    constraints: constraintsFrom(collect(snapshot).value.blocks),
-    knownSources: snapshot.files.map((f) => f.path),
-    tokenizer: counterFor('o200k_base'),
-  };
-  const warnings = [...snapshot.warnings.filter((w) => w.source === input.source), ...store.warnings];
+  const { input, storeFile, storeLabel, warnings } = sessionWorkspace(root, policy, v.session as string | undefined);
+  const store = { records: input.records };
   let message = '';
   if (action === 'compact') {
     const { record } = compactSession(input, now());

@@ -5,6 +5,7 @@ import { num } from '../core/report/trace';
 import { loadedEncodings } from '../core/tokens';
 import { AssemblyService } from './assembly';
 import { registerCommands } from './commands';
+import { registerSessionCommands } from './session-commands';
 import { PinDecorations, PinStore } from './pins';
 import { findModel } from './lm';
 import { readSettings, SECTION } from './settings';
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext) {
   sub(new PinDecorations(pins, vscode.Uri.joinPath(context.extensionUri, 'media', 'pin.svg')));
 
   const commands = registerCommands({ context, service, pins, task, storageDir });
+  registerSessionCommands(context, service, () => pins.resolved(readPinned));
   const panel = sub(new RequestPanel(context.extensionUri, service, commands.panelActions));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);

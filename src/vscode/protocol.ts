@@ -64,9 +64,10 @@ export type PanelMessage =
   | { type: 'setPolicy'; policyPath: string }
   | { type: 'copyRequest' }
   | { type: 'exportRequest' }
-  | { type: 'openSource'; source: string };
+  | { type: 'openSource'; source: string }
+  | { type: 'session'; action: 'compact' | 'edit' | 'undo' };
 
-const PANEL_TYPES: readonly PanelMessage['type'][] = ['ready', 'preview', 'send', 'cancel', 'setTask', 'setProvider', 'setModel', 'setPolicy', 'copyRequest', 'exportRequest', 'openSource'];
+const PANEL_TYPES: readonly PanelMessage['type'][] = ['ready', 'preview', 'send', 'cancel', 'setTask', 'setProvider', 'setModel', 'setPolicy', 'copyRequest', 'exportRequest', 'openSource', 'session'];
 
 /** Messages from a webview are untrusted input: check the shape before acting on one. */
 export function isPanelMessage(value: unknown): value is PanelMessage {
@@ -86,6 +87,8 @@ export function isPanelMessage(value: unknown): value is PanelMessage {
       return typeof m.policyPath === 'string';
     case 'openSource':
       return typeof m.source === 'string';
+    case 'session':
+      return m.action === 'compact' || m.action === 'edit' || m.action === 'undo';
     default:
       return true;
   }

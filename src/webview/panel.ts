@@ -175,6 +175,15 @@ function sessionPane(p: PanelPreview): HTMLElement {
       el('pre', { class: 'text', tabindex: '0' }, c.summary),
     );
   } else pane.append(el('p', {}, 'Nothing compacted for this request.'));
+  pane.append(
+    el(
+      'div',
+      { class: 'actions' },
+      button('compact-btn', 'Compact now', () => send({ type: 'session', action: 'compact' }), { secondary: true, title: 'Store a fresh summary of the older events' }),
+      button('edit-summary-btn', 'Edit summary…', () => send({ type: 'session', action: 'edit' }), { secondary: true, disabled: !p.compaction }),
+      button('undo-summary-btn', 'Undo summary', () => send({ type: 'session', action: 'undo' }), { secondary: true, title: 'Undo the active stored summary' }),
+    ),
+  );
   return pane;
 }
 

@@ -158,6 +158,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       copyRequest: () => this.actions.copyRequest(),
       exportRequest: () => this.actions.exportRequest(),
       openSource: (m) => this.actions.openSource(m.source),
+      session: (m) => vscode.commands.executeCommand({ compact: 'contextControl.compactSession', edit: 'contextControl.editSummary', undo: 'contextControl.undoSummary' }[m.action]),
     };
     try {
       await (handlers[raw.type] as (m: PanelMessage) => unknown)(raw);
