@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO } from './helpers';
+
+describe('packaging', () => {
+  it('ships every bundle the extension loads (the VSIX is built from .vscodeignore)', () => {
+    const build = fs.readFileSync(path.join(REPO, 'scripts', 'build.mjs'), 'utf8');
+    const bundles = [...build.matchAll(/outfile: '(dist\/[^']+)'/g)].map((m) => m[1]).filter((f) => f !== 'dist/cli.js');
+    assert.deepEqual(bundles.sort(), ['dist/assemble-worker.js', 'dist/extension.js', 'dist/webview.js']);
+    const shipped = fs.readFileSync(path.join(REPO, '.vscodeignore'), 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
+    for (const b of bundles) assert.ok(shipped.includes(b), `${b} is listed in .vscodeignore`);
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    assert.equal(pkg.main, './dist/extension.js');
+    assert.equal(pkg.engines.vscode, '^1.100.0');
+    assert.match(pkg.devDependencies['@types/vscode'], /^~1\.100\./);
+  });
+});
