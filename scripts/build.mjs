@@ -6,6 +6,7 @@ const targets = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...common, entryPoints: ['src/vscode/worker/assemble-worker.ts'], outfile: 'dist/assemble-worker.js' },
+  { ...common, entryPoints: ['src/vscode/worker/send-worker.ts'], outfile: 'dist/send-worker.js' },
   { bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, logLevel: 'warning', entryPoints: ['src/webview/panel.ts'], outfile: 'dist/webview.js' },
 ];
 

@@ -86,6 +86,7 @@ export function registerCommands(deps: CommandDeps) {
         state,
         settings,
         snapshot: service.snapshotOptions(settings),
+        sendWorkerScript: vscode.Uri.joinPath(context.extensionUri, 'dist', 'send-worker.js').fsPath,
         secrets: context.secrets,
         // Sends keep their own record: the next preview does not overwrite it.
         outputDir: path.join(deps.storageDir, 'send'),

@@ -1,22 +1,23 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AnthropicProvider } from '../core/providers/anthropic';
-import { OpenAIProvider } from '../core/providers/openai';
-import type { Provider } from '../core/providers/provider';
+import type { Policy } from '../core/policy';
 import { num } from '../core/report/trace';
 import { sendLoop } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { loadSnapshot, type SnapshotOptions } from '../core/sources/snapshot';
 import type { AssemblyState } from './assembly';
 import { findModel, VscodeLmProvider } from './lm';
+import { sendInWorker } from './worker/send-client';
 import type { Settings } from './settings';
 
 export interface SendInput {
   state: Extract<AssemblyState, { kind: 'ok' }>;
   settings: Settings;
   /** The same inputs the preview was assembled from. */
-  snapshot: SnapshotOptions;
+  snapshot: SnapshotOptions & { policy: Policy };
+  /** dist/send-worker.js: the HTTP providers' loop runs there. */
+  sendWorkerScript: string;
   secrets: vscode.SecretStorage;
   outputDir: string;
   token: vscode.CancellationToken;
@@ -25,18 +26,37 @@ export interface SendInput {
 
 export const secretKey = (provider: string) => `contextControl.apiKey.${provider}`;
 
-/** The provider for the settings. Keys come from SecretStorage only; a local server (base URL) may need none. */
-async function providerFor(settings: Settings, secrets: vscode.SecretStorage): Promise<Provider> {
-  const baseUrl = settings.baseUrl || undefined;
-  if (settings.provider === 'vscode-lm') {
-    const model = await findModel(settings.model);
-    if (!model) throw new Error(`no VS Code language model named "${settings.model}". Run "Context Control: Select Language Model…".`);
-    return new VscodeLmProvider(model);
-  }
+/** The key for an HTTP provider, from SecretStorage only; a local server (base URL) may need none. */
+async function apiKeyFor(settings: Settings, secrets: vscode.SecretStorage): Promise<string | undefined> {
   const apiKey = await secrets.get(secretKey(settings.provider));
-  if (!apiKey && !baseUrl) throw new Error(`no API key for ${settings.provider}: run "Context Control: Set API Key", or set contextControl.baseUrl for a local server.`);
-  if (settings.provider === 'anthropic') return new AnthropicProvider({ apiKey, baseUrl });
-  return new OpenAIProvider({ apiKey, baseUrl });
+  if (!apiKey && !settings.baseUrl) throw new Error(`no API key for ${settings.provider}: run "Context Control: Set API Key", or set contextControl.baseUrl for a local server.`);
+  return apiKey;
+}
+
+interface Outcome {
+  steps: number;
+  stopped: string;
+  sent?: string;
+  manifest?: unknown;
+  trace: string;
+  error?: Error;
+}
+
+/** vscode.lm lives in this process, so its loop runs here; the model call is what takes the time. */
+async function sendWithVscodeLm(input: SendInput, signal: AbortSignal, onNotice: (m: string) => void): Promise<Outcome> {
+  const model = await findModel(input.settings.model);
+  if (!model) throw new Error(`no VS Code language model named "${input.settings.model}". Run "Context Control: Select Language Model…".`);
+  const snapshot = loadSnapshot(input.snapshot);
+  const outcome = await sendLoop(snapshot, {
+    provider: new VscodeLmProvider(model),
+    model: input.settings.model,
+    encoding: input.settings.encoding,
+    summaries: workspaceSummaries(snapshot.root),
+    signal,
+    onText: input.onText,
+    onNotice,
+  });
+  return { steps: outcome.steps.length, stopped: outcome.stopped, sent: outcome.steps.at(-1)?.sent, manifest: outcome.manifest, trace: outcome.trace, error: outcome.error };
 }
 
 /** Send the assembled request with the configured provider; returns a one-line note for the panel. */
@@ -50,31 +70,35 @@ export async function sendRequest(input: SendInput): Promise<string> {
     input.onText(`Dry run: nothing was sent.\nThe exact request (${num(Buffer.byteLength(state.assembly.serialized))} bytes, ${num(b.final)} / ${num(b.max_input)} tokens) was written to ${file}.\n`);
     return `Dry run written to ${file}`;
   }
-  const provider = await providerFor(settings, input.secrets);
   const controller = new AbortController();
   const sub = input.token.onCancellationRequested(() => controller.abort());
   const notices: string[] = [];
+  const onNotice = (m: string) => {
+    notices.push(m);
+    input.onText(`\n[${m}]\n`);
+  };
   try {
     // The loop rebuilds the request from the same inputs as the preview, on every step, and re-checks the budget.
-    const snapshot = loadSnapshot(input.snapshot);
-    const outcome = await sendLoop(snapshot, {
-      provider,
-      model: settings.model,
-      encoding: settings.encoding,
-      summaries: workspaceSummaries(snapshot.root),
-      signal: controller.signal,
-      onText: input.onText,
-      onNotice: (m) => {
-        notices.push(m);
-        input.onText(`\n[${m}]\n`);
-      },
-    });
-    const last = outcome.steps.at(-1);
-    if (last?.sent !== undefined) fs.writeFileSync(path.join(input.outputDir, 'request.json'), last.sent);
+    let outcome: Outcome;
+    if (settings.provider === 'vscode-lm') outcome = await sendWithVscodeLm(input, controller.signal, onNotice);
+    else {
+      const result = await sendInWorker(
+        input.sendWorkerScript,
+        {
+          snapshot: input.snapshot,
+          provider: { id: settings.provider, apiKey: await apiKeyFor(settings, input.secrets), baseUrl: settings.baseUrl || undefined },
+          model: settings.model,
+          encoding: settings.encoding,
+        },
+        { onText: input.onText, onNotice, signal: controller.signal },
+      );
+      outcome = { ...result, error: result.error && Object.assign(new Error(result.error.message), { name: result.error.name }) };
+    }
+    if (outcome.sent !== undefined) fs.writeFileSync(path.join(input.outputDir, 'request.json'), outcome.sent);
     if (outcome.manifest) fs.writeFileSync(path.join(input.outputDir, 'manifest.json'), JSON.stringify(outcome.manifest, null, 2) + '\n');
     fs.writeFileSync(path.join(input.outputDir, 'trace.txt'), outcome.trace);
     if (outcome.error) throw outcome.error;
-    return `${provider.id} · ${settings.model} · ${outcome.steps.length} step${outcome.steps.length === 1 ? '' : 's'} · stopped: ${outcome.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
+    return `${settings.provider} · ${settings.model} · ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} · stopped: ${outcome.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
   } finally {
     sub.dispose();
   }

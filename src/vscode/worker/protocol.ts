@@ -31,3 +31,31 @@ export type AssembleResponse =
 export function viewOf(snapshot: Snapshot): SnapshotView {
   return { ...snapshot, toolOutputs: snapshot.toolOutputs.map((o) => ({ path: o.path, size: o.size, format: o.format })) };
 }
+
+/** Host → send worker. The API key travels in memory only; it is never written or logged. */
+export type SendWorkerIn =
+  | {
+      type: 'send';
+      id: number;
+      snapshot: AssembleRequest['snapshot'];
+      provider: { id: 'openai' | 'anthropic'; apiKey?: string; baseUrl?: string };
+      model: string;
+      encoding?: string;
+    }
+  | { type: 'cancel'; id: number };
+
+export interface SendWorkerResult {
+  steps: number;
+  stopped: string;
+  /** The exact bytes of the last request that went on the wire. */
+  sent?: string;
+  manifest?: unknown;
+  trace: string;
+  error?: { name: string; message: string };
+}
+
+/** Send worker → host. */
+export type SendWorkerOut =
+  | { type: 'text'; id: number; text: string }
+  | { type: 'notice'; id: number; message: string }
+  | { type: 'done'; id: number; result: SendWorkerResult };
