@@ -137,7 +137,24 @@ export class AssemblyService extends Disposable {
   /** The inputs of one assembly: the workspace, the task, the policy with overrides, the pins. */
   snapshotOptions(settings: Settings): SnapshotOptions & { root: string; policy: Policy } {
     if (!this.root) throw new InputError('open a folder first', 'workspace');
-    return { root: this.root, task: this.task.current()?.trim() || this.taskFromSettings(settings), cwd: this.root, policy: this.policy(settings), pins: this.pins() };
+    const stored = this.sessionStore;
+    return {
+      root: this.root,
+      task: this.task.current()?.trim() || this.taskFromSettings(settings),
+      cwd: this.root,
+      policy: this.policy(settings),
+      pins: this.pins(),
+      sessionFile: fs.existsSync(stored) ? stored : undefined,
+    };
+  }
+
+  /**
+   * The session this editor keeps, in the extension's storage (append-only JSON lines). Until the first send it does
+   * not exist and the workspace's own `.context/session.jsonl`, if any, is replayed; the first send starts from a
+   * copy of it, so the workspace file is never written.
+   */
+  get sessionStore(): string {
+    return path.join(this.storageDir, 'session.jsonl');
   }
 
   /** The policy file with the settings' envelope overrides (and a model's own window, when one is known). */

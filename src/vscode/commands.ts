@@ -87,6 +87,7 @@ export function registerCommands(deps: CommandDeps) {
         settings,
         snapshot: service.snapshotOptions(settings),
         sendWorkerScript: vscode.Uri.joinPath(context.extensionUri, 'dist', 'send-worker.js').fsPath,
+        sessionStore: service.sessionStore,
         secrets: context.secrets,
         // Sends keep their own record: the next preview does not overwrite it.
         outputDir: path.join(deps.storageDir, 'send'),

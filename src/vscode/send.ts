@@ -5,7 +5,9 @@ import type { Policy } from '../core/policy';
 import { num } from '../core/report/trace';
 import { sendLoop } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
-import { loadSnapshot, type SnapshotOptions } from '../core/sources/snapshot';
+import { appendSessionEvents } from '../core/sources/session-store';
+import { loadSnapshot, loadTask, SESSION_FILE, type SnapshotOptions } from '../core/sources/snapshot';
+import type { SessionEvent } from '../core/types';
 import type { AssemblyState } from './assembly';
 import { findModel, VscodeLmProvider } from './lm';
 import { sendInWorker } from './worker/send-client';
@@ -16,6 +18,8 @@ export interface SendInput {
   settings: Settings;
   /** The same inputs the preview was assembled from. */
   snapshot: SnapshotOptions & { policy: Policy };
+  /** The editor's session store, where the exchange is recorded after a successful send. */
+  sessionStore: string;
   /** dist/send-worker.js: the HTTP providers' loop runs there. */
   sendWorkerScript: string;
   secrets: vscode.SecretStorage;
@@ -40,6 +44,28 @@ interface Outcome {
   manifest?: unknown;
   trace: string;
   error?: Error;
+  answer: string;
+  events: SessionEvent[];
+}
+
+/** Create the editor's session store on first use, as a copy of the workspace's stored session when there is one. */
+export function ensureSessionStore(store: string, seed: string | undefined): void {
+  if (fs.existsSync(store)) return;
+  fs.mkdirSync(path.dirname(store), { recursive: true });
+  fs.writeFileSync(store, seed && fs.existsSync(seed) ? fs.readFileSync(seed) : '');
+}
+
+/**
+ * Record the exchange in the editor's session store: the task, the loop's tool calls and results, the answer.
+ * The first time, the store starts as a copy of the workspace's stored session, which is never written.
+ */
+export function recordExchange(store: string, seed: string | undefined, task: string, outcome: Pick<Outcome, 'answer' | 'events'>, now: Date): void {
+  ensureSessionStore(store, seed);
+  const ts = now.toISOString();
+  const stamp = ts.replace(/[-:.TZ]/g, '');
+  const events: SessionEvent[] = [{ id: `u${stamp}`, ts, type: 'user', text: task }, ...outcome.events];
+  if (outcome.answer) events.push({ id: `a${stamp}`, ts, type: 'assistant', text: outcome.answer });
+  appendSessionEvents(store, events);
 }
 
 /** vscode.lm lives in this process, so its loop runs here; the model call is what takes the time. */
@@ -51,12 +77,21 @@ async function sendWithVscodeLm(input: SendInput, signal: AbortSignal, onNotice:
     provider: new VscodeLmProvider(model),
     model: input.settings.model,
     encoding: input.settings.encoding,
-    summaries: workspaceSummaries(snapshot.root),
+    summaries: workspaceSummaries(snapshot.root, input.snapshot.sessionFile),
     signal,
     onText: input.onText,
     onNotice,
   });
-  return { steps: outcome.steps.length, stopped: outcome.stopped, sent: outcome.steps.at(-1)?.sent, manifest: outcome.manifest, trace: outcome.trace, error: outcome.error };
+  return {
+    steps: outcome.steps.length,
+    stopped: outcome.stopped,
+    sent: outcome.steps.at(-1)?.sent,
+    manifest: outcome.manifest,
+    trace: outcome.trace,
+    error: outcome.error,
+    answer: outcome.answer,
+    events: outcome.events,
+  };
 }
 
 /** Send the assembled request with the configured provider; returns a one-line note for the panel. */
@@ -98,6 +133,7 @@ export async function sendRequest(input: SendInput): Promise<string> {
     if (outcome.manifest) fs.writeFileSync(path.join(input.outputDir, 'manifest.json'), JSON.stringify(outcome.manifest, null, 2) + '\n');
     fs.writeFileSync(path.join(input.outputDir, 'trace.txt'), outcome.trace);
     if (outcome.error) throw outcome.error;
+    recordExchange(input.sessionStore, path.join(input.snapshot.root, SESSION_FILE), loadTask(input.snapshot.root, input.snapshot.task, input.snapshot.cwd).text, outcome, new Date());
     return `${settings.provider} · ${settings.model} · ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} · stopped: ${outcome.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
   } finally {
     sub.dispose();

@@ -3,17 +3,22 @@ import { parse as parseYaml } from 'yaml';
 import { compactSession, editSummary, previewCompaction } from '../core/session/compaction';
 import { sessionWorkspace } from '../core/session/maintenance';
 import { appendSummaryRecord, undoRecord } from '../core/session/summary-store';
+import * as path from 'node:path';
+import { SESSION_FILE } from '../core/sources/snapshot';
 import type { AssemblyService } from './assembly';
+import { ensureSessionStore } from './send';
 import { readSettings } from './settings';
 
 const EDIT_HEADER = '# Context Control: edit this session summary, then run "Context Control: Store Edited Session Summary".\n# It is validated before it is stored: a hypothesis may not become a fact, pinned constraints must stay.\n';
 
 /** Compact now, edit and undo the session summary from the editor, through the same core functions as `ctxctl session`. */
 export function registerSessionCommands(context: vscode.ExtensionContext, service: AssemblyService, pins: () => Parameters<typeof sessionWorkspace>[3]) {
+  /** Summaries live beside the editor's session store, which starts as a copy of the workspace's session. */
   const workspace = () => {
     const root = service.workspaceRoot;
     if (!root) throw new Error('open a folder first');
-    return sessionWorkspace(root, service.policy(readSettings()), undefined, pins());
+    ensureSessionStore(service.sessionStore, path.join(root, SESSION_FILE));
+    return sessionWorkspace(root, service.policy(readSettings()), service.sessionStore, pins());
   };
   const run = (fn: () => Promise<unknown> | unknown) => async () => {
     try {

@@ -47,6 +47,11 @@ suite('sending', () => {
       assert.equal(manifest.budget.final, preview.assembly.manifest.budget.final);
       assert.ok(manifest.budget.final <= manifest.budget.max_input);
       assert.match(fs.readFileSync(path.join(dir, 'trace.txt'), 'utf8'), /FINAL REQUEST/);
+      // The exchange is recorded in the editor's session store, after the workspace's own 24 events.
+      const events = fs.readFileSync(path.join(a.service.outputDir, 'session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(events.slice(-2).map((e) => e.type), ['user', 'assistant']);
+      assert.equal(events.at(-1).text, 'The controller rejects legacy payloads.');
+      assert.equal(events.length, 26);
     } finally {
       await config.update('provider', undefined, vscode.ConfigurationTarget.Global);
       await config.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);

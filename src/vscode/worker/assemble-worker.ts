@@ -22,7 +22,7 @@ parentPort?.on('message', (req: AssembleRequest) => {
   try {
     snapshot = loadSnapshot(req.snapshot);
     // The same stored summaries the CLI uses, so the editor and ctxctl build the same request.
-    const assembly = assemble(snapshot, { ...req.options, summaries: workspaceSummaries(snapshot.root) });
+    const assembly = assemble(snapshot, { ...req.options, summaries: workspaceSummaries(snapshot.root, req.snapshot.sessionFile) });
     res = { id: req.id, ok: true, assembly, snapshot: viewOf(snapshot) };
   } catch (e) {
     res = { id: req.id, ok: false, error: serialize(e, snapshot) };

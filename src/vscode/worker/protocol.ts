@@ -1,6 +1,7 @@
 import type { AssembleOptions, Assembly } from '../../core/chain/assemble';
 import type { OversizedBlock } from '../../core/errors';
 import type { Snapshot, SnapshotOptions } from '../../core/sources/snapshot';
+import type { SessionEvent } from '../../core/types';
 
 /** The snapshot as the views need it: plain data that crosses a thread (no line readers). */
 export type SnapshotView = Omit<Snapshot, 'toolOutputs'> & { toolOutputs: { path: string; size: number; format?: string }[] };
@@ -52,6 +53,9 @@ export interface SendWorkerResult {
   manifest?: unknown;
   trace: string;
   error?: { name: string; message: string };
+  answer: string;
+  /** The loop's tool calls and results, as session events. */
+  events: SessionEvent[];
 }
 
 /** Send worker → host. */

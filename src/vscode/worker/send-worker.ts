@@ -28,7 +28,7 @@ parentPort?.on('message', async (m: SendWorkerIn) => {
       provider,
       model: m.model,
       encoding: m.encoding,
-      summaries: workspaceSummaries(snapshot.root),
+      summaries: workspaceSummaries(snapshot.root, m.snapshot.sessionFile),
       signal: controller.signal,
       onText: (text) => post({ type: 'text', id: m.id, text }),
       onNotice: (message) => post({ type: 'notice', id: m.id, message }),
@@ -43,10 +43,12 @@ parentPort?.on('message', async (m: SendWorkerIn) => {
         manifest: outcome.manifest,
         trace: outcome.trace,
         error: outcome.error ? { name: outcome.error.name, message: outcome.error.message } : undefined,
+        answer: outcome.answer,
+        events: outcome.events,
       },
     });
   } catch (e) {
-    post({ type: 'done', id: m.id, result: { steps: 0, stopped: 'error', trace: '', error: { name: (e as Error).name, message: (e as Error).message } } });
+    post({ type: 'done', id: m.id, result: { steps: 0, stopped: 'error', trace: '', error: { name: (e as Error).name, message: (e as Error).message }, answer: '', events: [] } });
   } finally {
     controllers.delete(m.id);
   }
