@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { mulberry32 } from './prng.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -24,16 +25,6 @@ if (!fs.existsSync(cli)) {
 }
 
 // ---- a deterministic 50 MB Spring-style log: noise, correlated requests, a few errors with long stack traces ----
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function generate(file, bytes) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const rand = mulberry32(0x50_4d_42);

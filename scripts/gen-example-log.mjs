@@ -12,21 +12,12 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from './prng.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outPath = resolve(process.argv[2] ?? join(repoRoot, 'examples/payment-incident/application.log'));
 
 // ---------------------------------------------------------------- PRNG ----
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(0x1423_2140);
 const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
 const chance = (p) => rand() < p;
