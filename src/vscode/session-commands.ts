@@ -6,6 +6,7 @@ import { appendSummaryRecord, undoRecord } from '../core/session/summary-store';
 import * as path from 'node:path';
 import { SESSION_FILE } from '../core/sources/snapshot';
 import type { AssemblyService } from './assembly';
+import { summaryFromModel } from './model-summary';
 import { ensureSessionStore } from './send';
 import { readSettings } from './settings';
 
@@ -13,6 +14,7 @@ const EDIT_HEADER = '# Context Control: edit this session summary, then run "Con
 
 /** Compact now, edit and undo the session summary from the editor, through the same core functions as `ctxctl session`. */
 export function registerSessionCommands(context: vscode.ExtensionContext, service: AssemblyService, pins: () => Parameters<typeof sessionWorkspace>[3]) {
+  const secrets = context.secrets;
   /** Summaries live beside the editor's session store, which starts as a copy of the workspace's session. */
   const workspace = () => {
     const root = service.workspaceRoot;
@@ -20,13 +22,15 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
     ensureSessionStore(service.sessionStore, path.join(root, SESSION_FILE));
     return sessionWorkspace(root, service.policy(readSettings()), service.sessionStore, pins());
   };
-  const run = (fn: () => Promise<unknown> | unknown) => async () => {
-    try {
-      await fn();
-    } catch (e) {
-      void vscode.window.showErrorMessage(`Context Control: ${(e as Error).message}`);
-    }
-  };
+  const run =
+    <A extends unknown[]>(fn: (...args: A) => Promise<unknown> | unknown) =>
+    async (...args: A) => {
+      try {
+        await fn(...args);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Context Control: ${(e as Error).message}`);
+      }
+    };
   const done = async (message: string) => {
     void vscode.window.showInformationMessage(`Context Control: ${message}`);
     await service.run();
@@ -34,10 +38,29 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
   context.subscriptions.push(
     vscode.commands.registerCommand(
       'contextControl.compactSession',
-      run(async () => {
+      run(async (options?: { with?: 'model' | 'extractive' }) => {
         const ws = workspace();
-        if (ws.input.events.length === 0) return void vscode.window.showInformationMessage('Context Control: the session has no stored events.');
-        const { record } = compactSession(ws.input, new Date());
+        const preview = previewCompaction(ws.input);
+        if (!preview) return void vscode.window.showInformationMessage('Context Control: every stored group is replayed raw: there is nothing to compact.');
+        const settings = readSettings();
+        let how = options?.with;
+        if (!how) {
+          const modelChoice = settings.provider === 'dry-run' ? [] : [{ label: `Summarize with ${settings.provider} (${settings.model})`, detail: `Sends ${preview.folded.ids.length} session events to the model, with the summary's JSON schema; validated before it is stored.`, how: 'model' as const }];
+          const pick = await vscode.window.showQuickPick([...modelChoice, { label: 'Extractive summary (no model)', detail: 'Copies sentences from the events; nothing is sent.', how: 'extractive' as const }], { title: 'Context Control: compact the older session events' });
+          how = pick?.how;
+        }
+        if (!how) return;
+        let fromModel: { summary: unknown; producer: string } | undefined;
+        if (how === 'model') {
+          if (!vscode.workspace.isTrusted) throw new Error('asking a model needs a trusted workspace');
+          if (settings.provider === 'dry-run') throw new Error('the dry-run provider has no model: pick a provider first');
+          const summary = await vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title: `Context Control: asking ${settings.model} for the session summary…`, cancellable: true },
+            (_p, token) => summaryFromModel(ws.input, preview.folded.ids, settings, service.policy(settings), secrets, token),
+          );
+          fromModel = { summary, producer: `model:${settings.model}` };
+        }
+        const { record } = compactSession(ws.input, new Date(), fromModel);
         appendSummaryRecord(ws.storeFile, record);
         await done(`stored summary ${record.id} of ${record.covers.from}…${record.covers.to} (${record.producer}).`);
       }),

@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { maxInput, type Policy } from '../core/policy';
+import { AnthropicProvider } from '../core/providers/anthropic';
+import { OpenAIProvider } from '../core/providers/openai';
+import type { Provider } from '../core/providers/provider';
+import { shapeRequest } from '../core/providers/shape';
+import type { CompactionInput } from '../core/session/compaction';
+import { buildSummaryRequest, parseSummaryResponse } from '../core/session/model-summary';
+import { counterFor, encodingForModel } from '../core/tokens';
+import { findModel, VscodeLmProvider } from './lm';
+import { secretKey } from './send';
+import type { Settings } from './settings';
+
+/** The configured provider, for a one-off summary request (the user asked for it: Compact Session Now). */
+async function providerFor(settings: Settings, secrets: vscode.SecretStorage): Promise<Provider> {
+  if (settings.provider === 'vscode-lm') {
+    const model = await findModel(settings.model);
+    if (!model) throw new Error(`no VS Code language model named "${settings.model}"`);
+    return new VscodeLmProvider(model);
+  }
+  const apiKey = await secrets.get(secretKey(settings.provider));
+  if (!apiKey && !settings.baseUrl) throw new Error(`no API key for ${settings.provider}: run "Context Control: Set API Key"`);
+  const options = { apiKey, baseUrl: settings.baseUrl || undefined, stream: false };
+  return settings.provider === 'anthropic' ? new AnthropicProvider(options) : new OpenAIProvider(options);
+}
+
+/**
+ * Ask the configured model for the structured summary of the events that the next call folds, with the JSON schema
+ * in the request. The request is budget-checked like any other; the answer is parsed here and validated by
+ * compactSession before anything is stored.
+ */
+export async function summaryFromModel(input: CompactionInput, folded: string[], settings: Settings, policy: Policy, secrets: vscode.SecretStorage, token: vscode.CancellationToken): Promise<unknown> {
+  const provider = await providerFor(settings, secrets);
+  const ids = new Set(folded);
+  const built = buildSummaryRequest({ model: settings.model, events: input.events.filter((e) => ids.has(e.id)), constraints: input.constraints, knownSources: input.knownSources, maxOutputTokens: policy.envelope.output_reserve });
+  const body = shapeRequest(built.request, provider.shape, provider.streams);
+  const serialized = JSON.stringify(body);
+  const tokens = counterFor(encodingForModel(settings.model, settings.encoding).encoding).count(serialized);
+  const limit = Math.min(maxInput(policy), provider.limits?.maxInputTokens ?? Infinity);
+  if (tokens > limit) throw new Error(`the summary request needs ${tokens} tokens but max_input is ${limit}: not sent (use the extractive summary, or keep fewer recent groups)`);
+  const controller = new AbortController();
+  const sub = token.onCancellationRequested(() => controller.abort());
+  try {
+    const result = await provider.send({ shape: provider.shape, model: settings.model, neutral: built.request, body, serialized, stream: provider.streams }, { signal: controller.signal });
+    const parsed = parseSummaryResponse(result.text);
+    if (!parsed.ok) throw new Error(`the model's summary could not be read: ${parsed.reason}`);
+    return parsed.value;
+  } finally {
+    sub.dispose();
+  }
+}
