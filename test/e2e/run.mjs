@@ -188,6 +188,10 @@ try {
     await shot('panel-preview', { locator: page.locator('.part.sidebar') });
     await panel.locator('#tab-trace').click();
     await panel.locator('pre.trace').filter({ hasText: 'MODEL REQUEST BUDGET' }).waitFor();
+    await shot('panel-trace', { locator: page.locator('.part.sidebar') });
+    await panel.locator('#tab-session').click();
+    await panel.locator('#pane-session').filter({ hasText: /events? \(e01…e\d+\) folded/ }).waitFor();
+    await shot('panel-session', { locator: page.locator('.part.sidebar') });
     await panel.locator('#tab-blocks').click();
   });
 
