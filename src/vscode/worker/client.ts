@@ -5,6 +5,8 @@ import type { AssembleRequest, AssembleResponse, SerializedError } from './proto
 export class WorkerError extends Error {}
 
 const RUN_TIMEOUT_MS = 120_000;
+/** An idle worker (and its ~150 MB of tokenizer tables) is let go after this long; the next run starts a new one. */
+const IDLE_MS = 5 * 60_000;
 
 /** Rebuild the core's error classes on this side of the thread. */
 export function revive(e: SerializedError): Error {
@@ -20,10 +22,12 @@ export class AssemblyWorker {
   private worker: Worker | undefined;
   private next = 1;
   private readonly waiting = new Map<number, { resolve: (r: AssembleResponse) => void; reject: (e: Error) => void }>();
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly script: string) {}
 
   run(request: Omit<AssembleRequest, 'id'>, timeoutMs = RUN_TIMEOUT_MS): Promise<AssembleResponse> {
+    if (this.idle) clearTimeout(this.idle);
     const worker = this.ensure();
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -53,6 +57,11 @@ export class AssemblyWorker {
     worker.on('message', (res: AssembleResponse) => {
       this.waiting.get(res.id)?.resolve(res);
       this.waiting.delete(res.id);
+      if (this.waiting.size === 0) {
+        if (this.idle) clearTimeout(this.idle);
+        this.idle = setTimeout(() => this.dispose(), IDLE_MS);
+        this.idle.unref();
+      }
     });
     const fail = (e: Error) => {
       if (this.worker === worker) this.worker = undefined;
@@ -67,6 +76,7 @@ export class AssemblyWorker {
   }
 
   dispose(): void {
+    if (this.idle) clearTimeout(this.idle);
     void this.worker?.terminate();
     this.worker = undefined;
   }
