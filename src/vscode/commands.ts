@@ -29,7 +29,13 @@ export function registerCommands(deps: CommandDeps) {
   const openSource = async (source: string, line?: number) => {
     if (!root) return;
     const clean = source.replace(/#.*$/, '');
-    const file = path.isAbsolute(clean) ? clean : path.join(root, clean);
+    const file = path.resolve(root, clean);
+    // Only workspace files and this extension's own storage (manifest, offloaded results) open from a click.
+    const inside = (dir: string) => file === dir || file.startsWith(dir + path.sep);
+    if (!inside(path.resolve(root)) && !inside(path.resolve(deps.storageDir))) {
+      void vscode.window.showWarningMessage(`Context Control: "${source}" is outside the workspace; not opened.`);
+      return;
+    }
     if (!fs.existsSync(file)) {
       void vscode.window.showInformationMessage(`Context Control: "${source}" is not a workspace file.`);
       return;
