@@ -30,6 +30,7 @@ export function activate(context: vscode.ExtensionContext) {
   };
 
   const pins = sub(new PinStore(context.workspaceState, root));
+  pins.adoptWorkspacePins();
   const readPinned = (source: string) => {
     const open = vscode.workspace.textDocuments.find((d) => vscode.workspace.asRelativePath(d.uri, false) === source);
     if (open) return open.getText();

@@ -1,7 +1,9 @@
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isSecretFile } from '../core/sources/scan';
-import type { Pin } from '../core/sources/snapshot';
+import { loadPins, PINS_FILE, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 
 const KEY = 'contextControl.pins';
@@ -44,7 +46,37 @@ export class PinStore extends Disposable {
 
   private async save(pins: Pin[]): Promise<void> {
     await this.memento.update(KEY, pins);
+    this.mirror(pins);
     this.emitter.fire();
+  }
+
+  /**
+   * In a trusted workspace the pins are also written to `.context/pins.json`, the file `ctxctl` reads, so the CLI
+   * and CI assemble the same request as the editor (and the file can be committed to share mandatory blocks).
+   */
+  private mirror(pins: Pin[]): void {
+    if (!this.root || !vscode.workspace.isTrusted) return;
+    const file = path.join(this.root, PINS_FILE);
+    if (pins.length === 0 && !fs.existsSync(file)) return;
+    const text = JSON.stringify(pins.map(({ id, source, startLine, endLine, text, label }) => ({ id, source, startLine, endLine, text, label })), null, 2) + '\n';
+    try {
+      if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    } catch (e) {
+      void vscode.window.showWarningMessage(`Context Control: could not write ${PINS_FILE} for the CLI: ${(e as Error).message}`);
+    }
+  }
+
+  /** Pins already in `.context/pins.json` (written by another machine or committed) are adopted on first use. */
+  adoptWorkspacePins(): void {
+    if (!this.root || this.list().length > 0) return;
+    try {
+      const pins = loadPins(this.root);
+      if (pins.length > 0) void this.memento.update(KEY, pins).then(() => this.emitter.fire());
+    } catch (e) {
+      void vscode.window.showWarningMessage(`Context Control: ${(e as Error).message}`);
+    }
   }
 
   relative(uri: vscode.Uri): string {

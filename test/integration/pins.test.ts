@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, assembleTicket, root } from './api';
@@ -34,6 +35,9 @@ suite('pinning', () => {
     assert.notEqual(a.statusBar.text, `$(symbol-ruler) ${before.assembly.manifest.budget.final}`);
     assert.equal(a.trees.pinned.nodes.length, 1);
     assert.equal(a.trees.pinned.nodes[0].contextValue, 'pin');
+    // The CLI sees the same pin: it is mirrored to .context/pins.json.
+    const mirrored = JSON.parse(fs.readFileSync(path.join(root(), '.context', 'pins.json'), 'utf8'));
+    assert.deepEqual(mirrored.map((p: { source: string; startLine: number; endLine: number }) => [p.source, p.startLine, p.endLine]), [['docs/runbook.md', 3, 9]]);
     assert.match(a.trees.pinned.nodes[0].description!, /^docs\/runbook\.md:3-9 · \d+ tok$/);
   });
 
