@@ -56,6 +56,10 @@ if (suites.includes('unit')) {
   const failed = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0) + (r.status !== 0 && !/^# fail [1-9]/m.test(text) ? 1 : 0);
   results.push({ suite: 'unit', passed, failed });
 }
+// The extension-host and browser suites need the offline VS Code test host: install it when missing (idempotent,
+// under a second when it is there), so `npm test` alone works on a fresh machine.
+if (suites.includes('integration') || suites.includes('e2e')) must('test host', 'bash', ['scripts/test-host/install.sh']);
+
 if (suites.includes('integration')) {
   const r = step('integration', process.execPath, [
     'scripts/test-host/run-extension-tests.mjs', '--extension', root, '--tests', path.join(root, 'out', 'test', 'integration', 'index.js'),
