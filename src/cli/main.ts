@@ -1,10 +1,10 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { withMaxInput } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
+import { writeRecord } from '../core/report/record';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 import { parseToolResultArg } from '../core/offload/results';
@@ -89,10 +89,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
   if (typeof v.out === 'string') {
-    fs.mkdirSync(v.out, { recursive: true });
-    fs.writeFileSync(path.join(v.out, 'request.json'), result.serialized);
-    fs.writeFileSync(path.join(v.out, 'manifest.json'), JSON.stringify(result.manifest, null, 2) + '\n');
-    fs.writeFileSync(path.join(v.out, 'trace.txt'), result.trace);
+    writeRecord(v.out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   }
   if (v.json) stdout(JSON.stringify({ request: result.request, manifest: result.manifest, trace: result.trace }) + '\n');
   else {

@@ -10,6 +10,7 @@ import { OpenAIProvider } from '../core/providers/openai';
 import type { Provider } from '../core/providers/provider';
 import type { Clock } from '../core/providers/retry';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
+import { writeRecord } from '../core/report/record';
 import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
@@ -156,14 +157,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
 function writeOutcome(out: string, outcome: SendOutcome, clean: (s: string) => string): void {
   const last = outcome.steps[outcome.steps.length - 1];
   fs.rmSync(path.join(out, 'steps'), { recursive: true, force: true });
-  if (last) fs.writeFileSync(path.join(out, 'request.json'), last.assembly.serialized);
-  if (outcome.manifest) fs.writeFileSync(path.join(out, 'manifest.json'), clean(JSON.stringify(outcome.manifest, null, 2)) + '\n');
-  fs.writeFileSync(path.join(out, 'trace.txt'), clean(outcome.trace));
-  for (const s of outcome.steps) {
-    const dir = path.join(out, 'steps', String(s.step).padStart(2, '0'));
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'request.json'), s.assembly.serialized);
-    fs.writeFileSync(path.join(dir, 'manifest.json'), clean(JSON.stringify(s.manifest, null, 2)) + '\n');
-  }
+  writeRecord(out, { request: last?.assembly.serialized, manifest: outcome.manifest, trace: outcome.trace }, clean);
+  for (const s of outcome.steps) writeRecord(path.join(out, 'steps', String(s.step).padStart(2, '0')), { request: s.assembly.serialized, manifest: s.manifest }, clean);
   if (outcome.events.length > 0) fs.writeFileSync(path.join(out, 'session-events.jsonl'), outcome.events.map((e) => clean(JSON.stringify(e))).join('\n') + '\n');
 }

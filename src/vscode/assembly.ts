@@ -5,6 +5,7 @@ import type { Assembly } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { maxInput, type Policy } from '../core/policy';
 import type { WireShape } from '../core/providers/shape';
+import { writeRecord } from '../core/report/record';
 import { loadPolicy, type Pin, type SnapshotOptions } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 import { readSettings, type Settings } from './settings';
@@ -181,9 +182,6 @@ export class AssemblyService extends Disposable {
   }
 
   private write(assembly: Assembly): void {
-    fs.mkdirSync(this.storageDir, { recursive: true });
-    fs.writeFileSync(path.join(this.storageDir, 'request.json'), assembly.serialized);
-    fs.writeFileSync(path.join(this.storageDir, 'manifest.json'), JSON.stringify(assembly.manifest, null, 2) + '\n');
-    fs.writeFileSync(path.join(this.storageDir, 'trace.txt'), assembly.trace);
+    writeRecord(this.storageDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
   }
 }

@@ -110,6 +110,13 @@ function toProviderError(e: unknown, signal?: AbortSignal): ProviderError {
   return new ProviderError('vscode-lm', 'network', `vscode-lm: ${(e as Error)?.message ?? String(e)}`);
 }
 
+/** The configured model, or an error that says how to pick one. */
+export async function requireModel(name: string): Promise<vscode.LanguageModelChat> {
+  const model = await findModel(name);
+  if (!model) throw new Error(`no VS Code language model named "${name}". Run "Context Control: Select Language Model…".`);
+  return model;
+}
+
 /** Find the configured model among those VS Code offers (by id, else by family). */
 export async function findModel(name: string): Promise<vscode.LanguageModelChat | undefined> {
   const all = await vscode.lm.selectChatModels({});

@@ -7,20 +7,14 @@ import { shapeRequest } from '../core/providers/shape';
 import type { CompactionInput } from '../core/session/compaction';
 import { buildSummaryRequest, parseSummaryResponse } from '../core/session/model-summary';
 import { counterFor, encodingForModel } from '../core/tokens';
-import { findModel, VscodeLmProvider } from './lm';
-import { secretKey } from './send';
+import { requireModel, VscodeLmProvider } from './lm';
+import { apiKeyFor } from './send';
 import type { Settings } from './settings';
 
 /** The configured provider, for a one-off summary request (the user asked for it: Compact Session Now). */
 async function providerFor(settings: Settings, secrets: vscode.SecretStorage): Promise<Provider> {
-  if (settings.provider === 'vscode-lm') {
-    const model = await findModel(settings.model);
-    if (!model) throw new Error(`no VS Code language model named "${settings.model}"`);
-    return new VscodeLmProvider(model);
-  }
-  const apiKey = await secrets.get(secretKey(settings.provider));
-  if (!apiKey && !settings.baseUrl) throw new Error(`no API key for ${settings.provider}: run "Context Control: Set API Key"`);
-  const options = { apiKey, baseUrl: settings.baseUrl || undefined, stream: false };
+  if (settings.provider === 'vscode-lm') return new VscodeLmProvider(await requireModel(settings.model));
+  const options = { apiKey: await apiKeyFor(settings, secrets), baseUrl: settings.baseUrl || undefined, stream: false };
   return settings.provider === 'anthropic' ? new AnthropicProvider(options) : new OpenAIProvider(options);
 }
 

@@ -3,13 +3,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Policy } from '../core/policy';
 import { num } from '../core/report/trace';
+import { writeRecord } from '../core/report/record';
 import { sendLoop } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { appendSessionEvents } from '../core/sources/session-store';
 import { loadSnapshot, loadTask, SESSION_FILE, type SnapshotOptions } from '../core/sources/snapshot';
 import type { SessionEvent } from '../core/types';
 import type { AssemblyState } from './assembly';
-import { findModel, VscodeLmProvider } from './lm';
+import { requireModel, VscodeLmProvider } from './lm';
 import { sendInWorker } from './worker/send-client';
 import type { Settings } from './settings';
 
@@ -31,7 +32,7 @@ export interface SendInput {
 export const secretKey = (provider: string) => `contextControl.apiKey.${provider}`;
 
 /** The key for an HTTP provider, from SecretStorage only; a local server (base URL) may need none. */
-async function apiKeyFor(settings: Settings, secrets: vscode.SecretStorage): Promise<string | undefined> {
+export async function apiKeyFor(settings: Settings, secrets: vscode.SecretStorage): Promise<string | undefined> {
   const apiKey = await secrets.get(secretKey(settings.provider));
   if (!apiKey && !settings.baseUrl) throw new Error(`no API key for ${settings.provider}: run "Context Control: Set API Key", or set contextControl.baseUrl for a local server.`);
   return apiKey;
@@ -70,8 +71,7 @@ export function recordExchange(store: string, seed: string | undefined, task: st
 
 /** vscode.lm lives in this process, so its loop runs here; the model call is what takes the time. */
 async function sendWithVscodeLm(input: SendInput, signal: AbortSignal, onNotice: (m: string) => void): Promise<Outcome> {
-  const model = await findModel(input.settings.model);
-  if (!model) throw new Error(`no VS Code language model named "${input.settings.model}". Run "Context Control: Select Language Model…".`);
+  const model = await requireModel(input.settings.model);
   const snapshot = loadSnapshot(input.snapshot);
   const outcome = await sendLoop(snapshot, {
     provider: new VscodeLmProvider(model),
@@ -129,9 +129,7 @@ export async function sendRequest(input: SendInput): Promise<string> {
       );
       outcome = { ...result, error: result.error && Object.assign(new Error(result.error.message), { name: result.error.name }) };
     }
-    if (outcome.sent !== undefined) fs.writeFileSync(path.join(input.outputDir, 'request.json'), outcome.sent);
-    if (outcome.manifest) fs.writeFileSync(path.join(input.outputDir, 'manifest.json'), JSON.stringify(outcome.manifest, null, 2) + '\n');
-    fs.writeFileSync(path.join(input.outputDir, 'trace.txt'), outcome.trace);
+    writeRecord(input.outputDir, { request: outcome.sent, manifest: outcome.manifest, trace: outcome.trace });
     if (outcome.error) throw outcome.error;
     recordExchange(input.sessionStore, path.join(input.snapshot.root, SESSION_FILE), loadTask(input.snapshot.root, input.snapshot.task, input.snapshot.cwd).text, outcome, new Date());
     return `${settings.provider} · ${settings.model} · ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} · stopped: ${outcome.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
