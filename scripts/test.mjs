@@ -26,6 +26,12 @@ function must(label, cmd, args) {
 }
 
 const npx = (bin) => path.join(root, 'node_modules', '.bin', bin);
+// A focused test (`.only`) would silently run a fraction of a suite: refuse it before anything runs.
+const focused = findFocused(path.join(root, 'test'));
+if (focused.length) {
+  console.error(`focused tests are not allowed (remove .only / { only: true }):\n${focused.map((f) => `  ${f}`).join('\n')}`);
+  process.exit(1);
+}
 must('lint', npx('eslint'), ['src', 'test', 'scripts']);
 fs.rmSync(path.join(root, 'out', 'test'), { recursive: true, force: true });
 must('typecheck', npx('tsc'), ['-p', '.']);
@@ -34,10 +40,9 @@ must('build', process.execPath, ['scripts/build.mjs']);
 
 const results = [];
 function lastCounts(text, label) {
-  const re = new RegExp(`^${label}: (\\d+) passed, (\\d+) failed`, 'm');
-  const all = [...text.matchAll(new RegExp(re.source, 'gm'))];
-  const m = all.at(-1);
-  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : undefined;
+  const re = new RegExp(`^${label}: (\\d+) passed, (\\d+) failed(?:, (\\d+) skipped)?`, 'gm');
+  const m = [...text.matchAll(re)].at(-1);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : undefined;
 }
 
 if (suites.includes('unit')) {
@@ -54,7 +59,8 @@ if (suites.includes('unit')) {
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const passed = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
   const failed = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0) + (r.status !== 0 && !/^# fail [1-9]/m.test(text) ? 1 : 0);
-  results.push({ suite: 'unit', passed, failed });
+  const skipped = Number(/^# skipped (\d+)/m.exec(text)?.[1] ?? 0) + Number(/^# todo (\d+)/m.exec(text)?.[1] ?? 0);
+  results.push({ suite: 'unit', passed, failed, skipped });
 }
 // The extension-host and browser suites need the offline VS Code test host: install it when missing (idempotent,
 // under a second when it is there), so `npm test` alone works on a fresh machine.
@@ -78,12 +84,12 @@ if (suites.includes('e2e')) {
 
 console.log('');
 let ok = true;
-for (const { suite, passed, failed } of results) {
-  console.log(`${suite}: ${passed} passed, ${failed} failed`);
+for (const { suite, passed, failed, skipped = 0 } of results) {
+  console.log(`${suite}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   if (failed > 0 || passed === 0) ok = false;
 }
-const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 });
-console.log(`total: ${total.passed} passed, ${total.failed} failed`);
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + (r.skipped ?? 0) }), { passed: 0, failed: 0, skipped: 0 });
+console.log(`total: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(ok ? 0 : 1);
 
 function listTests(dir) {
@@ -93,4 +99,19 @@ function listTests(dir) {
     if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(path.join(entry.parentPath ?? entry.path, entry.name));
   }
   return out.sort();
+}
+
+/** Source files under `dir` that focus a test: `it.only(`, `describe.only(`, `test.only(`, `suite.only(` or `{ only: true }`. */
+function findFocused(dir) {
+  const hits = [];
+  const re = /\b(?:it|test|describe|suite)\.only\s*\(|\bonly:\s*true\b/;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(?:ts|mjs|js)$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    if (file.includes(`${path.sep}fixtures${path.sep}`)) continue;
+    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (re.test(line)) hits.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  return hits;
 }

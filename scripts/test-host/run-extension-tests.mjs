@@ -120,5 +120,5 @@ try {
 } catch (e) {
   console.error(`[${label}] ERROR: ${e?.message ?? e}`);
 }
-console.log(`${label}: ${result?.passed ?? 0} passed, ${result?.failed ?? 0} failed`);
+console.log(`${label}: ${result?.passed ?? 0} passed, ${result?.failed ?? 0} failed, ${result?.skipped ?? 0} skipped`);
 process.exit(exitCode);

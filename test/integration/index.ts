@@ -2,13 +2,13 @@
 // VS Code loads this compiled module inside the extension host and awaits run().
 // Runs mocha (TDD UI: suite/test) over the compiled *.test.js files next to this file, logs each
 // result, and logs a sentinel line that scripts/test-host/run-extension-tests.mjs parses:
-//   @@RESULT {"passed":N,"failed":M}
+//   @@RESULT {"passed":N,"failed":M,"skipped":K}
 import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'tdd', timeout: 20_000, reporter: 'base' });
+  const mocha = new Mocha({ ui: 'tdd', timeout: 20_000, reporter: 'base', forbidOnly: true, forbidPending: false });
   const files = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
@@ -17,6 +17,7 @@ export async function run(): Promise<void> {
 
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   try {
     await mocha.loadFilesAsync();
     await new Promise<void>((resolve) => {
@@ -30,14 +31,17 @@ export async function run(): Promise<void> {
           failed++;
           console.log(`  ✘ ${t.fullTitle()}\n${err?.stack ?? err}`);
         })
-        .on('pending', (t) => console.log(`  - ${t.fullTitle()} (skipped)`))
+        .on('pending', (t) => {
+          skipped++;
+          console.log(`  - ${t.fullTitle()} (skipped)`);
+        })
         .on('end', () => resolve());
     });
   } catch (err) {
     failed++;
     console.log(`  ✘ could not load the tests: ${(err as Error)?.stack ?? err}`);
   }
-  console.log(`@@RESULT ${JSON.stringify({ passed, failed, files: files.length })}`);
+  console.log(`@@RESULT ${JSON.stringify({ passed, failed, skipped, files: files.length })}`);
   if (failed > 0) throw new Error(`${failed} test(s) failed`);
   if (passed === 0) throw new Error(`no test passed (${files.length} *.test.js files in ${__dirname})`);
 }
