@@ -81,4 +81,17 @@ suite('Context Control language-model tools', () => {
       assert.equal((await invoke(name, input, 1000)).text, 'Context Control tools are off in Restricted Mode: a tool result goes to a model, and nothing from an untrusted workspace is sent to a model. Trust the workspace to use them.', name);
     }
   });
+
+  test('contextControl.chat.tools off withdraws the tools without a reload, on offers them again', async () => {
+    // The implementations are unregistered at once; package.json's `when` clause hides them from the chat's pickers
+    // (the extension host's vscode.lm.tools list is not refreshed on a configuration change in VS Code 1.100).
+    const config = vscode.workspace.getConfiguration('contextControl.chat');
+    await config.update('tools', false, vscode.ConfigurationTarget.Global);
+    try {
+      await assert.rejects(invoke('search_workspace', { query: 'payment' }), /Tool search_workspace does not have an implementation registered/);
+    } finally {
+      await config.update('tools', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.match((await invoke('search_workspace', { query: 'payment' }, 1000)).text, /^\d+ matching lines in \d+ files for "payment"/);
+  });
 });

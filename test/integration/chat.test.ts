@@ -128,7 +128,7 @@ suite('@context chat participant', () => {
     assert.equal(of('reference').length, 0);
   });
 
-  test('errors get clear messages: no model, model gone, off-topic', async () => {
+  test('errors get clear messages: no model, model gone, off-topic, quota', async () => {
     const none = await ask(PROMPT, undefined);
     assert.equal(none.result.errorDetails?.message, 'No language model is available: sign in to GitHub Copilot (or install a chat model provider) and pick a model in the chat view.');
     const gone = new FakeModel(6000);
@@ -137,6 +137,10 @@ suite('@context chat participant', () => {
     const offTopic = new FakeModel(6000);
     offTopic.failWith = new vscode.LanguageModelError('Sorry, off_topic');
     assert.equal((await ask(PROMPT, offTopic)).result.errorDetails?.message, 'The model could not answer: the model declined the request as off-topic (Sorry, off_topic).');
+    const quota = new FakeModel(6000);
+    quota.failWith = new vscode.LanguageModelError('You have exceeded your premium request quota');
+    assert.equal((await ask(PROMPT, quota)).result.errorDetails?.message, 'The model could not answer: the quota for this model is used up (You have exceeded your premium request quota). Pick another model, or try again when the quota resets.');
+    assert.equal(quota.requests.length, 1, 'a used-up quota is not retried');
   });
 
   test('Workspace Trust off: a request sends nothing and says why; /preview works without counting with the model', async () => {
