@@ -83,7 +83,7 @@ export function activate(context: vscode.ExtensionContext) {
   const panel = sub(new RequestPanel(context.extensionUri, service, commands.panelActions));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
-  const chat = registerChat(context, service, storageDir);
+  const chat = registerChat(context, service, storageDir, panel);
 
   // Incremental re-assembly: files, settings and trust changes, debounced by the service.
   const watcher = sub(vscode.workspace.createFileSystemWatcher('**/*'));

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { previewFor } from '../../src/vscode/views/panel';
 import { api, root } from './api';
 import { chatRequest, FakeModel, markdownText, recordingStream, requestTurn, responseTurn, textOf } from './chat-fakes';
 
@@ -42,7 +43,15 @@ suite('@context chat participant', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join((await api()).chat.recordDir, 'manifest.json'), 'utf8'));
     for (const r of refs) assert.ok([...manifest.selected, ...manifest.trimmed].some((d: { source: string }) => d.source.replace(/#.*$/, '') === r), `${r} is in the manifest`);
     assert.match(String(of('markdown').at(-1)![0]), new RegExp(`^\\n\\n---\\n\\*\\*Budget\\*\\* ${fmt(manifest.budget.final)} / 3 000 tokens · model count [\\d ]+ · Fake GPT-4o accepts 4 000 · mandatory [\\d ]+ · `));
-    assert.deepEqual(of('button').map(([b]) => (b as vscode.Command).title), ['Open Manifest', 'Open Panel']);
+    assert.deepEqual(of('button').map(([b]) => [(b as vscode.Command).title, (b as vscode.Command).command]), [
+      ['Show in Panel', 'contextControl.chat.showInPanel'],
+      ['Open manifest.json', 'contextControl.chat.openManifest'],
+    ]);
+    // Show in Panel shows this request (its budget, blocks and trace), not the panel's own assembly.
+    const shown = previewFor((await api()).chat.last()!);
+    assert.deepEqual([shown.status, shown.final, shown.maxInput], ['ok', manifest.budget.final, 3000]);
+    assert.match(shown.trace, /FINAL REQUEST/);
+    await vscode.commands.executeCommand('contextControl.chat.showInPanel');
   });
 
   test('/preview shows the budget and the blocks in request order without sending', async () => {
@@ -74,7 +83,7 @@ suite('@context chat participant', () => {
       assert.match(markdownText(calls), /\| pinned \| ticket\.md \| [\d ]+ \|/);
       assert.deepEqual(of('button').map(([b]) => [(b as vscode.Command).title, (b as vscode.Command).command, (b as vscode.Command).arguments]), [
         ['Unpin ticket.md', 'contextControl.unpin', [pin!.id]],
-        ['Open Panel', 'contextControl.openPanel', undefined],
+        ['Open Panel', 'contextControl.chat.showInPanel', undefined],
       ]);
     } finally {
       await a.pins.unpin(pin!.id);

@@ -7,7 +7,8 @@ import { num } from '../../core/report/trace';
 
 /** Commands the chat's buttons run. */
 export const OPEN_CHAT_MANIFEST = 'contextControl.chat.openManifest';
-export const OPEN_PANEL = 'contextControl.openPanel';
+/** Shows the chat's last request (or refusal) in the panel: blocks, zones, trace. */
+export const SHOW_IN_PANEL = 'contextControl.chat.showInPanel';
 export const UNPIN = 'contextControl.unpin';
 
 /**
@@ -25,7 +26,7 @@ export function streamRefusal(stream: vscode.ChatResponseStream, e: ContextBudge
   for (const b of e.blocks.filter((x) => x.kind === 'pinned')) {
     stream.button({ command: UNPIN, title: `Unpin ${b.source}`, arguments: [b.id.replace(/^pinned:/, '')] });
   }
-  stream.button({ command: OPEN_PANEL, title: 'Open Panel' });
+  stream.button({ command: SHOW_IN_PANEL, title: 'Open Panel' });
 }
 
 /** A table cell: pipes and newlines would break the table. */

@@ -12,9 +12,10 @@ import { previewCompaction } from '../../core/session/compaction';
 import { constraintsFrom } from '../../core/session/constraints';
 import { counterFor, encodingForModel } from '../../core/tokens';
 import type { Decision } from '../../core/types';
-import type { AssemblyService } from '../assembly';
+import type { AssemblyService, AssemblyState } from '../assembly';
+import { viewOf } from '../worker/protocol';
 import { VscodeLmProvider } from '../lm';
-import { chatErrorMessage, OPEN_CHAT_MANIFEST, OPEN_PANEL, previewMarkdown, streamRefusal } from './answers';
+import { chatErrorMessage, OPEN_CHAT_MANIFEST, previewMarkdown, SHOW_IN_PANEL, streamRefusal } from './answers';
 import { budgetLine, chatInputs, explainPath, readChatSettings, sentSources, sourceUri } from './context';
 import { CHAT_SESSION_SOURCE, historyEvents, type TurnLike } from './history';
 
@@ -26,6 +27,8 @@ export interface ChatDeps {
   isTrusted: () => boolean;
   /** Where the chat's last record (request.json, manifest.json, trace.txt) is written. */
   recordDir: string;
+  /** Keeps the chat's last assembly (or refusal) for the panel's Show in Panel. */
+  remember: (state: AssemblyState) => void;
 }
 
 /** What a response carries for later turns: whether a model answered, and its answer alone (history replay). */
@@ -112,6 +115,7 @@ async function send(deps: ChatDeps, request: vscode.ChatRequest, context: vscode
     });
     writeRecord(deps.recordDir, { request: outcome.steps.at(-1)?.sent, manifest: outcome.manifest, trace: outcome.trace });
     if (outcome.error instanceof ContextBudgetExceeded) {
+      deps.remember({ kind: 'refused', snapshot: viewOf(inputs.snapshot), error: outcome.error, policy: inputs.policy, settings: inputs.settings, at: new Date() });
       streamRefusal(stream, outcome.error, model.maxInputTokens);
       return { metadata: { sent: false, refused: true } };
     }
@@ -120,13 +124,14 @@ async function send(deps: ChatDeps, request: vscode.ChatRequest, context: vscode
       return { metadata: { sent: false, cancelled }, errorDetails: { message: chatErrorMessage(outcome.error ?? new vscode.CancellationError()) } };
     }
     const manifest = outcome.manifest!;
+    const last = outcome.steps.at(-1)!;
+    deps.remember({ kind: 'ok', snapshot: viewOf(inputs.snapshot), assembly: { ...last.assembly, manifest, trace: outcome.trace }, settings: inputs.settings, at: new Date() });
     const decisions: Decision[] = outcome.steps.flatMap((s) => [...s.manifest.selected, ...s.manifest.trimmed]);
     const references = sentSources(decisions, inputs.snapshot);
     for (const source of references) stream.reference(sourceUri(inputs.snapshot.root, source));
     const providerCount = manifest.send?.provider_count;
     stream.markdown(`\n\n---\n${budgetLine(manifest, model, providerCount)}${history.skipped ? ` · ${history.skipped} earlier turn(s) not replayed (commands, refusals, errors)` : ''}\n`);
-    stream.button({ command: OPEN_CHAT_MANIFEST, title: 'Open Manifest' });
-    stream.button({ command: OPEN_PANEL, title: 'Open Panel' });
+    streamButtons(stream);
     return { metadata: { sent: true, answer, final: manifest.budget.final, max_input: manifest.budget.max_input, references } };
   } finally {
     cancel.dispose();
@@ -143,7 +148,14 @@ async function preview(deps: ChatDeps, request: vscode.ChatRequest, context: vsc
   }
   stream.progress(`Assembling the context for ${model.name} without sending…`);
   const inputs = chatInputs(deps.service, request.prompt, { maxInputTokens: model.maxInputTokens, session: replayed(context).events });
-  const assembly = assemble(inputs.snapshot, { model: model.id, shape: 'vscode-lm', stream: true, encoding: inputs.settings.encoding });
+  let assembly: ReturnType<typeof assemble>;
+  try {
+    assembly = assemble(inputs.snapshot, { model: model.id, shape: 'vscode-lm', stream: true, encoding: inputs.settings.encoding });
+  } catch (e) {
+    if (e instanceof ContextBudgetExceeded) deps.remember({ kind: 'refused', snapshot: viewOf(inputs.snapshot), error: e, policy: inputs.policy, settings: inputs.settings, at: new Date() });
+    throw e;
+  }
+  deps.remember({ kind: 'ok', snapshot: viewOf(inputs.snapshot), assembly, settings: inputs.settings, at: new Date() });
   writeRecord(deps.recordDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
   // The model's own count needs no send, but in Restricted Mode nothing reaches the model's provider at all.
   const count = deps.isTrusted() ? await new VscodeLmProvider(model).countTokens({ shape: 'vscode-lm', model: model.id, neutral: assembly.neutral, body: assembly.request, serialized: assembly.serialized, stream: true }) : undefined;
@@ -151,9 +163,13 @@ async function preview(deps: ChatDeps, request: vscode.ChatRequest, context: vsc
   if (count !== undefined && count > assembly.manifest.budget.max_input) {
     stream.markdown(`\n**Note:** ${model.name} counts ${num(count)} tokens, over max_input ${num(assembly.manifest.budget.max_input)}: a send would rebuild once under a smaller envelope.\n`);
   }
-  stream.button({ command: OPEN_CHAT_MANIFEST, title: 'Open Manifest' });
-  stream.button({ command: OPEN_PANEL, title: 'Open Panel' });
+  streamButtons(stream);
   return { metadata: { command: 'preview', sent: false, final: assembly.manifest.budget.final, max_input: assembly.manifest.budget.max_input } };
+}
+
+function streamButtons(stream: vscode.ChatResponseStream): void {
+  stream.button({ command: SHOW_IN_PANEL, title: 'Show in Panel' });
+  stream.button({ command: OPEN_CHAT_MANIFEST, title: 'Open manifest.json' });
 }
 
 /** The manifest `/explain` reads: the chat's last request or preview, else the panel's last assembly. */
