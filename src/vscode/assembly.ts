@@ -159,7 +159,7 @@ export class AssemblyService extends Disposable {
   }
 
   /** The policy file with the settings' envelope overrides (and a model's own window, when one is known). */
-  policy(settings: Settings): Policy {
+  policy(settings: Settings, modelMaxInput = this.envelopeOverride()): Policy {
     const root = this.root ?? '.';
     const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(root, settings.policyPath);
     // The default path may be absent (the defaults apply); a path the user chose must exist.
@@ -169,7 +169,6 @@ export class AssemblyService extends Disposable {
     const output_reserve = e.outputReserve ?? base.envelope.output_reserve;
     let window = e.window ?? base.envelope.window;
     // A model's own input limit (vscode.lm maxInputTokens) narrows the envelope, never widens it.
-    const modelMaxInput = this.envelopeOverride();
     if (modelMaxInput !== undefined) window = Math.min(window, modelMaxInput + output_reserve);
     const policy: Policy = { ...base, envelope: { window, output_reserve, margin: e.margin ?? base.envelope.margin } };
     if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${window})`, 'settings');

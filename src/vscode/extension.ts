@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { num } from '../core/report/trace';
 import { loadedEncodings } from '../core/tokens';
 import { AssemblyService } from './assembly';
+import { registerChat } from './chat/register';
 import { registerCommands } from './commands';
 import { registerSessionCommands } from './session-commands';
 import { PinDecorations, PinStore } from './pins';
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext) {
   const panel = sub(new RequestPanel(context.extensionUri, service, commands.panelActions));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
+  const chat = registerChat(context, service, storageDir, panel);
 
   // Incremental re-assembly: files, settings and trust changes, debounced by the service.
   const watcher = sub(vscode.workspace.createFileSystemWatcher('**/*'));
@@ -119,6 +121,7 @@ export function activate(context: vscode.ExtensionContext) {
     statusBar: statusBar.item,
     trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree },
     panel,
+    chat,
   };
 }
 

@@ -101,6 +101,10 @@ function toProviderError(e: unknown, signal?: AbortSignal): ProviderError {
   if (signal?.aborted || e instanceof vscode.CancellationError) return new ProviderError('vscode-lm', 'aborted', 'vscode-lm: cancelled');
   if (e instanceof vscode.LanguageModelError) {
     const code = e.code;
+    // Copilot reports these through the message or the cause; neither is worth a retry.
+    const cause = e.cause instanceof Error ? e.cause.message : '';
+    if (/off.?topic/i.test(`${e.message} ${cause}`)) return new ProviderError('vscode-lm', 'bad_request', `vscode-lm: the model declined the request as off-topic (${e.message}).`);
+    if (/quota|exceeded your/i.test(`${e.message} ${cause}`)) return new ProviderError('vscode-lm', 'bad_request', `vscode-lm: the quota for this model is used up (${e.message}). Pick another model, or try again when the quota resets.`);
     if (code === vscode.LanguageModelError.NoPermissions().code) return new ProviderError('vscode-lm', 'auth', `vscode-lm: no permission to use this model (${e.message}). Allow Context Control to use it when VS Code asks.`);
     if (code === vscode.LanguageModelError.Blocked().code) return new ProviderError('vscode-lm', 'rate_limit', `vscode-lm: the request was blocked (${e.message}); try again later.`);
     if (code === vscode.LanguageModelError.NotFound().code) return new ProviderError('vscode-lm', 'bad_request', `vscode-lm: the model is no longer available (${e.message}). Pick another with "Select Language Model".`);

@@ -88,7 +88,12 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
     private readonly actions: PanelActions,
   ) {
     super();
-    this._register(service.onDidChange((s) => this.post({ type: 'preview', preview: previewFor(s) })));
+    this._register(
+      service.onDidChange((s) => {
+        this.shown = undefined;
+        this.post({ type: 'preview', preview: previewFor(s) });
+      }),
+    );
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SECTION)) void this.postInit();
@@ -112,6 +117,14 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
         }
       }),
     );
+  }
+
+  /** Another assembly shown in the panel (a chat request's) until the panel's own next run. */
+  private shown: AssemblyState | undefined;
+
+  show(state: AssemblyState): void {
+    this.shown = state;
+    this.post({ type: 'preview', preview: previewFor(state) });
   }
 
   get visible(): boolean {
@@ -146,7 +159,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
         this.ready = true;
         await this.postInit();
         for (const m of this.queue.splice(0)) this.post(m);
-        this.post({ type: 'preview', preview: previewFor(this.service.state) });
+        this.post({ type: 'preview', preview: previewFor(this.shown ?? this.service.state) });
       },
       preview: (m) => this.actions.preview(m.task),
       send: (m) => this.actions.send(m.task),
