@@ -30,6 +30,8 @@ const text = (answer: ToolAnswer) => ({ content: [{ type: 'text' as const, text:
 /** The server over one workspace; exported so a test can connect it to an in-memory transport too. */
 export function createServer(root: string, log: (s: string) => void): McpServer {
   const server = new McpServer({ name: 'context-control', version }, { capabilities: { logging: {} } });
+  // A line that is not JSON-RPC, or a transport failure: logged, and the server keeps serving.
+  server.server.onerror = (error) => log(`ctxctl mcp: ${error.message}\n`);
   let lastManifest: Manifest | undefined;
   const call = (name: string, run: () => ToolAnswer) => {
     const started = Date.now();

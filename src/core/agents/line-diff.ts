@@ -12,8 +12,8 @@ export function lineDiff(before: string, after: string, label: string, context =
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push({ mark: ' ', text: a[i++], ai: i, bi: ++j });
-    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) ops.push({ mark: '+', text: b[j++], ai: i, bi: j });
-    else ops.push({ mark: '-', text: a[i++], ai: i, bi: j });
+    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) ops.push({ mark: '-', text: a[i++], ai: i, bi: j });
+    else ops.push({ mark: '+', text: b[j++], ai: i, bi: j });
   }
   const changed = ops.map((o, k) => (o.mark !== ' ' ? k : -1)).filter((k) => k >= 0);
   if (changed.length === 0) return '';

@@ -68,8 +68,9 @@ function policyFile(root: string, requested: string | undefined): string | undef
 function taskArg(root: string, task: string): string {
   if (task.trim() === '') throw new InputError('task must not be empty');
   const abs = path.resolve(root, task.trim());
-  if (task.length < 4096 && fs.existsSync(abs) && !workspacePath(root, abs)) throw new InputError(`task names a path outside the workspace: "${task.trim()}"`);
-  return task.length < 4096 && fs.existsSync(abs) ? abs : task;
+  const isFile = task.length < 4096 && fs.existsSync(abs) && fs.statSync(abs).isFile();
+  if (isFile && !workspacePath(root, abs)) throw new InputError(`task names a file outside the workspace: "${task.trim()}"`);
+  return isFile ? abs : task;
 }
 
 export function assembleContext(root: string, args: AssembleArgs): ToolAnswer {

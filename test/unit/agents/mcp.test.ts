@@ -77,6 +77,16 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     const refused = await call('assemble_context', { task: 'ticket.md', policy: '../../etc/policy.yaml' });
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'policy must be a workspace-relative path, got "../../etc/policy.yaml"');
+    const outside = await call('assemble_context', { task: '/etc/passwd' });
+    assert.deepEqual([outside.isError, textOf(outside)], [true, 'task names a file outside the workspace: "/etc/passwd"']);
+    const tooSmall = await call('assemble_context', { task: 'ticket.md', max_input: 100 });
+    assert.equal(tooSmall.isError, true);
+    assert.match(textOf(tooSmall), /^ContextBudgetExceeded: the mandatory blocks need [\d]+ tokens but max_input is 100\./);
+  });
+
+  it('assemble_context takes literal task text', async () => {
+    const text = textOf(await call('assemble_context', { task: 'Why does POST /v1/payments answer 400 since 2.14?' }));
+    assert.ok(text.includes('<task source="task" trust="user">\nWhy does POST /v1/payments answer 400 since 2.14?\n</task>'));
   });
 
   it('read_document reads a document through the chain and refuses ../../etc/passwd', async () => {
