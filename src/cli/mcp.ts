@@ -73,7 +73,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
     {
       title: 'Read a workspace document',
       description:
-        'Read a document listed in <available-documents> (or any workspace document, decision or source file), whole or one section by ' +
+        'Read a workspace document or decision (as listed in <available-documents> by assemble_context), whole or one section by ' +
         'heading, through the same checks as the context: superseded or unrelated decisions are refused with the reason, secrets are ' +
         'redacted, the text is trimmed to the documents budget with a notice naming the sections left out. Paths outside the workspace are refused. Read-only.',
       inputSchema: {

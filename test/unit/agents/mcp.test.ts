@@ -36,7 +36,8 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as TextResult;
+  // The first call loads the tokenizer: on a loaded machine that takes seconds, so the SDK's 60 s default is raised.
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })) as TextResult;
   const textOf = (r: TextResult) => r.content.map((c) => c.text).join('');
   const resource = async (uri: string) => ((await client.readResource({ uri })).contents[0] as { text: string }).text;
 
