@@ -1,7 +1,8 @@
 // Bundles the extension and the CLI with esbuild. `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+// jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: bundle its ESM build.
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } };
 const targets = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },

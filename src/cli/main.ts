@@ -13,6 +13,9 @@ import { inspectCommand, INSPECT_USAGE } from './inspect';
 import { offloadCommand, OFFLOAD_USAGE } from './offload';
 import { send, SEND_OPTIONS, SEND_USAGE } from './send';
 import { sessionCommand } from './session-command';
+import { hookCommand, HOOK_USAGE } from './hook';
+import { mcpCommand, MCP_USAGE } from './mcp';
+import { setupCommand, SETUP_USAGE } from './setup';
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
@@ -24,6 +27,9 @@ const USAGE = `Usage:
   ${OFFLOAD_USAGE}
   ${INDEX_USAGE}   (the <available-documents> index)
   ctxctl session show|compact|edit|undo --workspace DIR [--session FILE]   (ctxctl session --help)
+  ${MCP_USAGE}
+  ${HOOK_USAGE}
+  ${SETUP_USAGE}
 ${SEND_USAGE}
 
   --task       a path (absolute or relative to the current folder), or else literal text
@@ -100,9 +106,9 @@ function preview(argv: string[], stdout: (s: string) => void): number {
 }
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
-const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand };
+const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand, setup: setupCommand };
 /** Commands that stream (send): they get both streams and finish later. */
-const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send };
+const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
 export function run(argv: string[], io: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {

@@ -115,7 +115,7 @@ export function searchWorkspace(snapshot: Snapshot, query: string): ToolOutcome 
 }
 
 /** inspect_offloaded(path, op): an offloaded result, or a scanned workspace file offloaded in place. */
-export function inspectOffloaded(ctx: ToolContext, requested: string, op: string, pattern?: string, lines?: number): ToolOutcome {
+export function inspectOffloaded(ctx: ToolContext, requested: string, op: string, pattern?: string, lines?: number, context = 1): ToolOutcome {
   const { snapshot } = ctx;
   const source = requested.trim() || 'tool:inspect_offloaded';
   if (!INSPECT_OPS.includes(op)) return fail(source, `unknown op "${op}"; ops are ${INSPECT_OPS.join(', ')}`);
@@ -131,7 +131,7 @@ export function inspectOffloaded(ctx: ToolContext, requested: string, op: string
       op === 'head'
         ? { op, lines: Math.min(HEAD_MAX_LINES, Math.max(1, Math.floor(lines ?? 40))) }
         : op === 'grep'
-          ? { op, pattern: pattern as string, ignoreCase: true, context: 1, maxMatches: SEARCH_MAX_MATCHES }
+          ? { op, pattern: pattern as string, ignoreCase: true, context, maxMatches: SEARCH_MAX_MATCHES }
           : { op: op as 'count' | 'shape' };
     return { text: `${shown} (${op}):\n${redactSecrets(inspectFile(abs, request)).text}`, ok: true, source: shown };
   } catch (e) {

@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { contextText, statusLine } from '../core/agents/context-text';
+import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/agents/hook-event';
+import { reinjection } from '../core/agents/reinject';
+import { assemble } from '../core/chain/assemble';
+import { ContextBudgetExceeded, InputError } from '../core/errors';
+import { workspaceSummaries } from '../core/session/summary-store';
+import { loadSnapshot } from '../core/sources/snapshot';
+import { counterFor } from '../core/tokens';
+
+/**
+ * `ctxctl hook claude-code`: a command hook for Claude Code, used the same way by Codex CLI. It reads the event JSON
+ * on stdin. SessionStart (startup, resume, clear, compact): the AGENTS.md rules and the pinned blocks, verbatim, as
+ * `additionalContext`, so they survive compaction. UserPromptSubmit: nothing by default; `--on-prompt status` adds a
+ * one-line budget status, `--on-prompt context` the budgeted context for the prompt. Any bad input, a broken
+ * workspace included, exits 0 with a one-line warning on stderr and nothing on stdout: the agent is never blocked.
+ */
+
+export const HOOK_USAGE = `ctxctl hook claude-code [--workspace DIR] [--max-tokens N] [--on-prompt none|status|context]
+                 (reads the hook event JSON on stdin; used by Claude Code and Codex CLI)`;
+
+export interface HookIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env?: Record<string, string | undefined>;
+  /** The whole of stdin; default: read process.stdin. */
+  readStdin?: () => Promise<string>;
+}
+
+const ON_PROMPT = ['none', 'status', 'context'] as const;
+
+export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
+  const warn = (message: string) => {
+    io.stderr(`ctxctl hook: ${message}\n`);
+    return 0;
+  };
+  let values: { workspace?: string; 'max-tokens'?: string; 'on-prompt'?: string; help?: boolean };
+  let agent: string | undefined;
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { workspace: { type: 'string' }, 'max-tokens': { type: 'string' }, 'on-prompt': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    values = parsed.values;
+    agent = parsed.positionals[0];
+    if (parsed.positionals.length > 1) return warn(`one agent only, got ${parsed.positionals.join(' ')} (usage: ${HOOK_USAGE})`);
+  } catch (e) {
+    return warn(`${(e as Error).message} (usage: ${HOOK_USAGE})`);
+  }
+  if (values.help) {
+    io.stdout(`Usage:\n  ${HOOK_USAGE}\n`);
+    return 0;
+  }
+  if (agent !== 'claude-code' && agent !== 'codex') return warn(`unknown agent "${agent ?? ''}": use "claude-code" (Codex CLI uses the same hook) (usage: ${HOOK_USAGE})`);
+  const onPrompt = (values['on-prompt'] ?? 'none') as (typeof ON_PROMPT)[number];
+  if (!ON_PROMPT.includes(onPrompt)) return warn(`--on-prompt must be one of ${ON_PROMPT.join(', ')}, got "${values['on-prompt']}"`);
+  const maxTokens = values['max-tokens'] === undefined ? undefined : Number(values['max-tokens']);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens <= 0)) return warn(`--max-tokens must be a positive whole number, got "${values['max-tokens']}"`);
+
+  let input: string;
+  try {
+    input = await (io.readStdin ?? readAll)();
+  } catch (e) {
+    return warn(`cannot read the hook event on stdin: ${(e as Error).message}`);
+  }
+  const parsed = parseHookEvent(input);
+  if ('error' in parsed) return warn(`${parsed.error}; nothing added`);
+  const { event } = parsed;
+  if (event.name === 'other') return 0;
+  if (event.name === 'UserPromptSubmit' && onPrompt === 'none') return 0;
+  const where = hookWorkspace(values.workspace, io.env ?? process.env, event);
+  if (!where) return warn('no workspace: pass --workspace, or run under Claude Code (CLAUDE_PROJECT_DIR) or give "cwd" in the event; nothing added');
+  const root = path.resolve(where);
+  try {
+    if (event.name === 'SessionStart') {
+      const snapshot = loadSnapshot({ root, task: '', cwd: root });
+      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens });
+      io.stdout(additionalContextOutput('SessionStart', result.text) + '\n');
+      return 0;
+    }
+    const snapshot = loadSnapshot({ root, task: '', cwd: root }); // the prompt is text, never a path to read
+    snapshot.task = { text: event.prompt, source: 'task', files: [] };
+    const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
+    const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
+    io.stdout(additionalContextOutput('UserPromptSubmit', text) + '\n');
+    return 0;
+  } catch (e) {
+    if (e instanceof InputError) return warn(`${e.toString()}; nothing added`);
+    if (e instanceof ContextBudgetExceeded) return warn(`${e.message.split('\n')[0]}; nothing added`);
+    return warn(`internal error: ${(e as Error).message}; nothing added`);
+  }
+}
+
+async function readAll(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

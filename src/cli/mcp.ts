@@ -1,0 +1,195 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { version } from '../../package.json';
+import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
+import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
+import { InputError } from '../core/errors';
+import type { Manifest } from '../core/report/manifest';
+import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+
+/**
+ * `ctxctl mcp`: the controlled context served to any MCP client (Claude Code, Cursor, Codex, Cline, VS Code) over
+ * stdio with the official SDK. stdout carries protocol messages only; every log line goes to stderr.
+ */
+
+export const MCP_USAGE = 'ctxctl mcp [--workspace DIR]   (an MCP server over stdio; DIR defaults to the current folder)';
+
+export interface McpIo {
+  stderr: (s: string) => void;
+  /** The protocol streams; default: process.stdin and process.stdout. */
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+}
+
+const text = (answer: ToolAnswer) => ({ content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError });
+
+/** The server over one workspace; exported so a test can connect it to an in-memory transport too. */
+export function createServer(root: string, log: (s: string) => void): McpServer {
+  const server = new McpServer({ name: 'context-control', version }, { capabilities: { logging: {} } });
+  // A line that is not JSON-RPC, or a transport failure: logged, and the server keeps serving.
+  server.server.onerror = (error) => log(`ctxctl mcp: ${error.message}\n`);
+  let lastManifest: Manifest | undefined;
+  const call = (name: string, run: () => ToolAnswer) => {
+    const started = Date.now();
+    try {
+      const answer = run();
+      log(`ctxctl mcp: ${name} ${answer.isError ? 'refused' : 'answered'} in ${Date.now() - started} ms\n`);
+      return text(answer);
+    } catch (e) {
+      log(`ctxctl mcp: ${name} failed: ${(e as Error).stack ?? e}\n`);
+      return text({ text: `${name}: internal error: ${(e as Error).message}`, isError: true });
+    }
+  };
+
+  server.registerTool(
+    'assemble_context',
+    {
+      title: 'Assemble the budgeted context',
+      description:
+        'Rebuild the working context for a task from the workspace under the token budget of .context/policy.yaml: AGENTS.md rules and ' +
+        'pinned blocks (never cut), then the session summary, the index of documents available on demand, recent session events, and ' +
+        'the selected documents and trimmed tool output, each wrapped with its provenance, the task last. Followed by the trace: every ' +
+        'selected, rejected, trimmed, offloaded and indexed source with its reason and tokens, and the FINAL REQUEST count. Read-only.',
+      inputSchema: {
+        task: z.string().min(1).describe('The task or question, as literal text, or a workspace-relative path of a task file (e.g. ticket.md).'),
+        max_input: z.number().int().positive().optional().describe('Token budget for the whole request; default: window − output_reserve − margin of the policy.'),
+        policy: z.string().optional().describe('Workspace-relative path of another policy file; default .context/policy.yaml.'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      call('assemble_context', () => {
+        const answer = assembleContext(root, args);
+        if (answer.manifest) lastManifest = answer.manifest;
+        return answer;
+      }),
+  );
+  server.registerTool(
+    'read_document',
+    {
+      title: 'Read a workspace document',
+      description:
+        'Read a workspace document or decision (as listed in <available-documents> by assemble_context), whole or one section by ' +
+        'heading, through the same checks as the context: superseded or unrelated decisions are refused with the reason, secrets are ' +
+        'redacted, the text is trimmed to the documents budget with a notice naming the sections left out. Paths outside the workspace are refused. Read-only.',
+      inputSchema: {
+        path: z.string().min(1).describe('Workspace-relative path, as listed (may end in #heading).'),
+        heading: z.string().optional().describe('Heading of the one section to read.'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => call('read_document', () => readDocumentTool(root, args)),
+  );
+  server.registerTool(
+    'search_workspace',
+    {
+      title: 'Search the workspace',
+      description:
+        'Search the workspace text files (.gitignore, excluded folders and secret files left out) for a literal string or a regular ' +
+        'expression, case-insensitive; returns "path:line: text" for the first 50 matches and the total. Secrets are redacted. Read-only.',
+      inputSchema: {
+        pattern: z.string().min(1).describe('Text or regular expression to look for.'),
+        glob: z.string().optional().describe('Only files whose workspace-relative path matches this glob, e.g. "src/**/*.java".'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => call('search_workspace', () => searchWorkspaceTool(root, args)),
+  );
+  server.registerTool(
+    'inspect_offloaded',
+    {
+      title: 'Inspect an offloaded result',
+      description:
+        'Inspect a tool result offloaded to .context/offload (or a large workspace file) without loading it whole: its line count, its ' +
+        'JSON shape, its first lines, or the lines matching a regular expression with context. Several options run in this order: count, ' +
+        'shape, head, grep; none: the first 40 lines. Only the offload store and workspace files are readable. Read-only.',
+      inputSchema: {
+        path: z.string().min(1).describe('The offload path given in the notice, or a workspace-relative path.'),
+        head: z.number().int().min(1).max(200).optional().describe('Print the first N lines.'),
+        grep: z.string().min(1).optional().describe('Regular expression (case-insensitive): matching lines with line numbers.'),
+        context: z.number().int().min(0).max(10).optional().describe('Lines of context around each grep match (default 1).'),
+        count: z.boolean().optional().describe('Count lines, bytes and estimated tokens.'),
+        shape: z.boolean().optional().describe('The JSON shape (keys and types) of a JSON or JSON Lines file.'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => call('inspect_offloaded', () => inspectTool(root, args)),
+  );
+
+  server.registerResource(
+    'pinned-blocks',
+    'context://pinned',
+    { title: 'Pinned blocks', description: 'The pinned blocks of .context/pins.json, verbatim, as every request carries them.', mimeType: 'text/plain' },
+    (uri) => {
+      const snapshot = readWorkspace(root);
+      const { blocks, unreadable } = durableBlocks(snapshot);
+      const pins = blocks.filter((b) => b.kind === 'pinned').map(wrapVerbatim);
+      const missing = unreadable.map((u) => `[not readable: ${u.source}: ${u.reason}]`);
+      const body = [...pins, ...missing].join('\n\n') || 'No pinned blocks (.context/pins.json is absent or empty).';
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: body }] };
+    },
+  );
+  server.registerResource(
+    'last-manifest',
+    'context://manifest/last',
+    { title: 'Last manifest', description: 'The manifest of the last assemble_context call of this server: every decision with its source, reason and tokens.', mimeType: 'application/json' },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: lastManifest ? JSON.stringify(lastManifest, null, 2) : JSON.stringify({ note: 'no assemble_context call yet' }) }],
+    }),
+  );
+  server.registerResource(
+    'policy',
+    'context://policy',
+    { title: 'Context policy', description: 'The effective policy: .context/policy.yaml over the built-in defaults.', mimeType: 'application/json' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(readPolicy(root), null, 2) }] }),
+  );
+  return server;
+}
+
+function readWorkspace(root: string) {
+  try {
+    return loadSnapshot({ root, task: '', cwd: root });
+  } catch (e) {
+    if (e instanceof InputError) throw new Error(e.toString());
+    throw e;
+  }
+}
+
+function readPolicy(root: string) {
+  try {
+    return loadPolicy(root);
+  } catch (e) {
+    if (e instanceof InputError) throw new Error(e.toString());
+    throw e;
+  }
+}
+
+/** Run until the client closes stdin. */
+export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
+  let values: { workspace?: string; help?: boolean };
+  try {
+    values = parseArgs({ args: argv, options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  } catch (e) {
+    throw new InputError(`mcp: ${(e as Error).message} (usage: ${MCP_USAGE})`);
+  }
+  if (values.help) {
+    io.stderr(`Usage:\n  ${MCP_USAGE}\n`);
+    return 0;
+  }
+  const root = path.resolve(values.workspace ?? process.cwd());
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', values.workspace ?? root);
+  const server = createServer(root, io.stderr);
+  const stdin = (io.input ?? process.stdin) as NodeJS.ReadStream;
+  const transport = new StdioServerTransport(stdin, (io.output ?? process.stdout) as NodeJS.WriteStream);
+  const closed = new Promise<number>((resolve) => {
+    transport.onclose = () => resolve(0);
+    stdin.once('end', () => void server.close());
+  });
+  await server.connect(transport);
+  io.stderr(`ctxctl mcp: serving ${root} over stdio\n`);
+  return closed;
+}

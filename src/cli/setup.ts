@@ -1,0 +1,92 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { lineDiff } from '../core/agents/line-diff';
+import { AGENTS, mergeClaudeHook, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
+import { InputError } from '../core/errors';
+
+/**
+ * `ctxctl setup AGENT`: the MCP server entry (and, for Claude Code and Codex, the SessionStart hook) for one agent.
+ * Without --write it prints the change it would make; with --write it shows the same diff, then writes. Every file
+ * is parsed and merged before any is written, so a malformed file (exit 2, file:line:column) leaves all untouched.
+ */
+
+export const SETUP_USAGE = `ctxctl setup claude-code|cursor|vscode|codex [--workspace DIR] [--write] [--command CMD] [--codex-config FILE]
+                 (the MCP server entry, and the SessionStart hook for Claude Code and Codex; --write merges them)`;
+
+interface Target {
+  /** As shown to the user: workspace-relative, or absolute outside it. */
+  label: string;
+  abs: string;
+  merge: (existing: string | undefined) => Merge;
+}
+
+function targets(agent: Agent, root: string, launch: Launch, codexConfig: string): Target[] {
+  const inWorkspace = (rel: string, merge: (existing: string | undefined, file: string) => Merge): Target => ({ label: rel, abs: path.join(root, rel), merge: (e) => merge(e, rel) });
+  switch (agent) {
+    case 'claude-code':
+      return [
+        inWorkspace('.mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch))),
+        inWorkspace('.claude/settings.json', (e, f) => mergeClaudeHook(e, f, launch)),
+      ];
+    case 'cursor':
+      return [inWorkspace('.cursor/mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch)))];
+    case 'vscode':
+      return [inWorkspace('.vscode/mcp.json', (e, f) => mergeServer(e, f, 'servers', serverEntry(agent, launch)))];
+    case 'codex':
+      return [{ label: codexConfig, abs: codexConfig, merge: (e) => mergeCodex(e, codexConfig, launch) }];
+  }
+}
+
+export function setupCommand(argv: string[], stdout: (s: string) => void, env: Record<string, string | undefined> = process.env): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { workspace: { type: 'string' }, write: { type: 'boolean' }, command: { type: 'string' }, 'codex-config': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    throw new InputError(`setup: ${(e as Error).message} (usage: ${SETUP_USAGE})`);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    stdout(`Usage:\n  ${SETUP_USAGE}\n`);
+    return 0;
+  }
+  const agent = positionals[0] as Agent;
+  if (positionals.length !== 1 || !AGENTS.includes(agent)) throw new InputError(`setup: name one agent of ${AGENTS.join(', ')} (usage: ${SETUP_USAGE})`);
+  const words = (v.command ?? 'ctxctl').trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) throw new InputError('setup: --command must not be empty');
+  const launch: Launch = { command: words[0], args: words.slice(1) };
+  const root = path.resolve(v.workspace ?? process.cwd());
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace ?? root);
+  const codexConfig = path.resolve(v['codex-config'] ?? path.join(env.CODEX_HOME || path.join(os.homedir(), '.codex'), 'config.toml'));
+
+  const planned = targets(agent, root, launch, codexConfig).map((t) => {
+    const existing = fs.existsSync(t.abs) ? fs.readFileSync(t.abs, 'utf8') : undefined;
+    return { ...t, existing, merged: t.merge(existing) };
+  });
+  const out: string[] = [];
+  for (const p of planned) {
+    out.push(...p.merged.notes);
+    if (p.merged.changed) out.push(lineDiff(p.existing ?? '', p.merged.text, p.existing === undefined ? `${p.label} (new file)` : p.label).trimEnd());
+  }
+  if (agent === 'codex') out.push('Codex runs a command hook only after you review and trust it; Codex releases from before hooks were on by default also need [features] codex_hooks = true.');
+  const changed = planned.filter((p) => p.merged.changed);
+  if (!v.write) {
+    out.push(changed.length > 0 ? `nothing written: run \`ctxctl setup ${agent} --write\` to merge ${changed.length === 1 ? 'this change' : 'these changes'}` : 'already set up');
+    stdout(out.join('\n') + '\n');
+    return 0;
+  }
+  stdout(out.join('\n') + '\n');
+  for (const p of changed) {
+    fs.mkdirSync(path.dirname(p.abs), { recursive: true });
+    fs.writeFileSync(p.abs, p.merged.text);
+    stdout(`wrote ${p.label}\n`);
+  }
+  if (changed.length === 0) stdout('nothing to write: already set up\n');
+  return 0;
+}

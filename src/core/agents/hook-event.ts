@@ -1,0 +1,45 @@
+/**
+ * The hook events Claude Code (and Codex CLI, which uses the same shape) write on a command hook's stdin, as far as
+ * this program reads them. Parsing never throws: a bad event is an error text the hook prints to stderr before it
+ * exits 0, so a broken workspace or a changed event format never blocks the agent.
+ */
+
+export type HookEvent =
+  | { name: 'SessionStart'; source: string; cwd?: string }
+  | { name: 'UserPromptSubmit'; prompt: string; cwd?: string }
+  | { name: 'other'; event: string; cwd?: string };
+
+export const SESSION_START_SOURCES = ['startup', 'resume', 'clear', 'compact'];
+
+export function parseHookEvent(input: string): { event: HookEvent } | { error: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(input);
+  } catch (e) {
+    return { error: `the hook event on stdin is not JSON (${(e as Error).message})` };
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { error: 'the hook event on stdin must be a JSON object' };
+  const o = raw as Record<string, unknown>;
+  const name = o.hook_event_name;
+  if (typeof name !== 'string' || name === '') return { error: 'the hook event has no "hook_event_name"' };
+  const cwd = typeof o.cwd === 'string' && o.cwd !== '' ? o.cwd : undefined;
+  if (name === 'SessionStart') {
+    const source = typeof o.source === 'string' && o.source !== '' ? o.source : 'startup';
+    return { event: { name, source, cwd } };
+  }
+  if (name === 'UserPromptSubmit') {
+    if (typeof o.prompt !== 'string') return { error: 'the UserPromptSubmit event has no "prompt" string' };
+    return { event: { name, prompt: o.prompt, cwd } };
+  }
+  return { event: { name: 'other', event: name, cwd } };
+}
+
+/** The workspace: `--workspace`, else CLAUDE_PROJECT_DIR, else the event's cwd. */
+export function hookWorkspace(flag: string | undefined, env: Record<string, string | undefined>, event: HookEvent): string | undefined {
+  return flag ?? (env.CLAUDE_PROJECT_DIR || undefined) ?? event.cwd;
+}
+
+/** The JSON a command hook prints to add context (Claude Code's and Codex's `hookSpecificOutput`). */
+export function additionalContextOutput(hookEventName: 'SessionStart' | 'UserPromptSubmit', additionalContext: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext } });
+}

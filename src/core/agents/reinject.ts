@@ -1,0 +1,98 @@
+import { collect } from '../chain/collect';
+import { escapeAttr } from '../chain/render';
+import { maxInput } from '../policy';
+import type { Snapshot } from '../sources/snapshot';
+import { num } from '../report/trace';
+import type { Tokenizer } from '../tokens';
+import type { Block } from '../types';
+
+/**
+ * What an agent's SessionStart hook re-injects after a start, a resume or a compaction: the durable blocks of the
+ * protected zone (the AGENTS.md rules that apply at the root, then the pinned blocks, in the chain's order), each
+ * verbatim, within a token budget, behind one line saying what was re-injected and what was not. Pure over a snapshot.
+ */
+
+export interface DurableItem {
+  kind: 'agents_md' | 'pinned';
+  source: string;
+  tokens: number;
+}
+
+export interface Reinjection {
+  /** The `additionalContext`: the note line, then the blocks. */
+  text: string;
+  note: string;
+  included: DurableItem[];
+  /** Blocks that did not fit the budget, or could not be read: named in the note, never dropped silently. */
+  omitted: (DurableItem & { reason: string })[];
+  /** Exact tokens of `text`. */
+  tokens: number;
+  budget: number;
+}
+
+/** Room kept for the note line when blocks are placed. */
+const NOTE_RESERVE = 160;
+
+/** The rules and pins as the chain collects them (root rules only: no task names a file; secrets redacted). */
+export function durableBlocks(snapshot: Snapshot): { blocks: Block[]; unreadable: { source: string; reason: string }[] } {
+  const collected = collect(snapshot);
+  const blocks = collected.value.blocks.filter((b) => b.kind === 'agents_md' || b.kind === 'pinned');
+  const rules = blocks.filter((b) => b.kind === 'agents_md');
+  const pins = blocks.filter((b) => b.kind === 'pinned');
+  const unreadable = (collected.decisions.rejected ?? []).filter((d) => d.kind === 'pinned').map((d) => ({ source: d.source, reason: d.reason }));
+  return { blocks: [...rules, ...pins], unreadable };
+}
+
+/**
+ * A block in its provenance tag with its text verbatim. Only a closing tag of its own kind inside the text is
+ * neutralised (`</rules` → `<\/rules`), so a pinned text cannot end its own block.
+ */
+export function wrapVerbatim(block: Block): string {
+  const tag = block.kind === 'agents_md' ? 'rules' : 'pinned';
+  const label = block.kind === 'pinned' && block.meta.title ? ` label="${escapeAttr(block.meta.title)}"` : '';
+  const body = block.text.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1');
+  return `<${tag} source="${escapeAttr(block.source)}"${label}>\n${body}\n</${tag}>`;
+}
+
+/** The budget: `maxTokens` when given, else the policy's max_input (window − output reserve − margin). */
+export function reinjectBudget(snapshot: Snapshot, maxTokens?: number): number {
+  return maxTokens ?? maxInput(snapshot.policy);
+}
+
+export function reinjection(snapshot: Snapshot, tokenizer: Tokenizer, options: { source: string; maxTokens?: number }): Reinjection {
+  const budget = reinjectBudget(snapshot, options.maxTokens);
+  const { blocks, unreadable } = durableBlocks(snapshot);
+  const included: DurableItem[] = [];
+  const omitted: Reinjection['omitted'] = unreadable.map((u) => ({ kind: 'pinned' as const, source: u.source, tokens: 0, reason: u.reason }));
+  const parts: string[] = [];
+  let used = 0;
+  for (const block of blocks) {
+    const text = wrapVerbatim(block);
+    const tokens = tokenizer.count(text);
+    const item = { kind: block.kind as DurableItem['kind'], source: block.source, tokens };
+    if (used + tokens + NOTE_RESERVE > budget) {
+      omitted.push({ ...item, reason: `${num(tokens)} tokens do not fit in the ${num(budget)}-token budget` });
+      continue;
+    }
+    used += tokens;
+    included.push(item);
+    parts.push(text);
+  }
+  const note = noteLine(options.source, included, omitted, used, budget);
+  const text = [note, ...parts].join('\n\n');
+  return { text, note, included, omitted, tokens: tokenizer.count(text), budget };
+}
+
+function noteLine(source: string, included: DurableItem[], omitted: Reinjection['omitted'], used: number, budget: number): string {
+  const rules = included.filter((i) => i.kind === 'agents_md').map((i) => i.source);
+  const pins = included.filter((i) => i.kind === 'pinned');
+  const what = [
+    rules.length ? `the rules of ${rules.join(', ')}` : '',
+    pins.length ? `${pins.length} pinned block${pins.length === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  const head = what.length
+    ? `[Context Control] Re-injected on ${source}, verbatim: ${what.join(' and ')} (${num(used)} tokens, budget ${num(budget)}). They still apply.`
+    : `[Context Control] Nothing to re-inject on ${source}: no AGENTS.md rules and no pinned blocks.`;
+  const left = omitted.map((o) => `${o.source} (${o.reason})`);
+  return left.length ? `${head} Not re-injected: ${left.join('; ')}.` : head;
+}

@@ -1,0 +1,144 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { assemble } from '../chain/assemble';
+import { workspacePath } from '../disclose';
+import { ContextBudgetExceeded, InputError } from '../errors';
+import { openOffloadStore } from '../offload/store';
+import { withMaxInput } from '../policy';
+import type { Manifest } from '../report/manifest';
+import { admitToolResults } from '../send/results';
+import { inspectOffloaded, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
+import { workspaceSummaries } from '../session/summary-store';
+import { displayPath, loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
+import { counterFor, type Tokenizer } from '../tokens';
+import { contextText } from './context-text';
+
+/**
+ * The four tools an agent gets through MCP, over one workspace. Each call reads the workspace afresh (policy, pins,
+ * files), so an edit is seen on the next call. read_document, search_workspace and inspect_offloaded run the panel's
+ * tool loop code (send/tools.ts: prune, redaction, the workspace boundary) and their results pass the same gate as
+ * in the loop (send/results.ts: trimmed to the tool-results cap, offloaded above the offload threshold).
+ */
+
+export interface ToolAnswer {
+  text: string;
+  isError: boolean;
+  /** assemble_context: the manifest of the request, for the "last manifest" resource. */
+  manifest?: Manifest;
+}
+
+export interface AssembleArgs {
+  task: string;
+  max_input?: number;
+  policy?: string;
+}
+export interface InspectArgs {
+  path: string;
+  head?: number;
+  grep?: string;
+  context?: number;
+  count?: boolean;
+  shape?: boolean;
+}
+
+const tokenizer = (): Tokenizer => counterFor('o200k_base');
+const refuse = (text: string): ToolAnswer => ({ text, isError: true });
+
+/** Errors people can act on become the tool's error text; anything else is a bug and propagates. */
+export function guarded(run: () => ToolAnswer): ToolAnswer {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof ContextBudgetExceeded) return refuse(e.message);
+    if (e instanceof InputError) return refuse(e.toString());
+    throw e;
+  }
+}
+
+/** A policy file named by the agent: inside the workspace, or refused. */
+function policyFile(root: string, requested: string | undefined): string | undefined {
+  if (requested === undefined) return undefined;
+  const rel = workspacePath(root, requested);
+  if (!rel) throw new InputError(`policy must be a workspace-relative path, got "${requested}"`);
+  return path.join(root, rel);
+}
+
+/** The task is literal text, or a workspace file; a path outside the workspace is refused, never read. */
+function taskArg(root: string, task: string): string {
+  if (task.trim() === '') throw new InputError('task must not be empty');
+  const abs = path.resolve(root, task.trim());
+  const isFile = task.length < 4096 && fs.existsSync(abs) && fs.statSync(abs).isFile();
+  if (isFile && !workspacePath(root, abs)) throw new InputError(`task names a file outside the workspace: "${task.trim()}"`);
+  return isFile ? abs : task;
+}
+
+export function assembleContext(root: string, args: AssembleArgs): ToolAnswer {
+  return guarded(() => {
+    let policy = loadPolicy(root, policyFile(root, args.policy));
+    if (args.max_input !== undefined) {
+      if (!Number.isInteger(args.max_input) || args.max_input <= 0) throw new InputError(`max_input must be a positive whole number, got ${args.max_input}`);
+      policy = withMaxInput(policy, args.max_input);
+    }
+    const snapshot = loadSnapshot({ root, task: taskArg(root, args.task), cwd: root, policy });
+    const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
+    return { text: contextText(assembly), isError: false, manifest: assembly.manifest };
+  });
+}
+
+function toolSnapshot(root: string): Snapshot {
+  return loadSnapshot({ root, task: '', cwd: root });
+}
+
+/** A tool outcome through the loop's gate: over the cap trimmed (full text stored), over the threshold offloaded. */
+function admit(snapshot: Snapshot, name: string, args: unknown, outcome: ToolOutcome): ToolAnswer {
+  const { policy, root } = snapshot;
+  const store = openOffloadStore(path.resolve(root, policy.offload.dir), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb });
+  const call = { id: `mcp-${name}`, name, arguments: JSON.stringify(args) };
+  const admitted = admitToolResults([{ call, outcome }], { policy, tokenizer: tokenizer(), store, display: (abs) => displayPath(root, abs) });
+  return { text: admitted.value[0].text, isError: !outcome.ok };
+}
+
+function context(snapshot: Snapshot): ToolContext {
+  return { snapshot, tokenizer: tokenizer(), offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) };
+}
+
+export function readDocumentTool(root: string, args: { path: string; heading?: string }): ToolAnswer {
+  return guarded(() => {
+    const snapshot = toolSnapshot(root);
+    const call = { id: 'mcp-read_document', name: 'read_document', arguments: JSON.stringify(args) };
+    return admit(snapshot, 'read_document', args, runTool(call, context(snapshot)));
+  });
+}
+
+export function searchWorkspaceTool(root: string, args: { pattern: string; glob?: string }): ToolAnswer {
+  return guarded(() => {
+    if (args.pattern === '') return refuse('search_workspace: pattern must not be empty');
+    const full = toolSnapshot(root);
+    const match = args.glob ? picomatch(args.glob, { dot: true }) : undefined;
+    const snapshot = match ? { ...full, files: full.files.filter((f) => match(f.path)) } : full;
+    const call = { id: 'mcp-search_workspace', name: 'search_workspace', arguments: JSON.stringify({ query: args.pattern }) };
+    const outcome = runTool(call, context(snapshot));
+    const scoped = args.glob ? { ...outcome, text: `files matching ${args.glob}: ${outcome.text}` } : outcome;
+    return admit(full, 'search_workspace', args, scoped);
+  });
+}
+
+/** The operations asked for, in the CLI's order (count, shape, head, grep); none asked: the head. */
+export function inspectTool(root: string, args: InspectArgs): ToolAnswer {
+  return guarded(() => {
+    const snapshot = toolSnapshot(root);
+    const ctx = context(snapshot);
+    if (args.context !== undefined && args.grep === undefined) return refuse('inspect_offloaded: context goes with grep');
+    const ops: [string, () => ToolOutcome][] = [];
+    if (args.count) ops.push(['count', () => inspectOffloaded(ctx, args.path, 'count')]);
+    if (args.shape) ops.push(['shape', () => inspectOffloaded(ctx, args.path, 'shape')]);
+    if (args.head !== undefined || (ops.length === 0 && args.grep === undefined)) ops.push(['head', () => inspectOffloaded(ctx, args.path, 'head', undefined, args.head)]);
+    if (args.grep !== undefined) ops.push(['grep', () => inspectOffloaded(ctx, args.path, 'grep', args.grep, undefined, Math.min(10, args.context ?? 1))]);
+    const outcomes = ops.map(([, run]) => run());
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed) return admit(snapshot, 'inspect_offloaded', args, failed);
+    const text = outcomes.map((o) => o.text).join('\n\n');
+    return admit(snapshot, 'inspect_offloaded', args, { text, ok: true, source: outcomes[0].source });
+  });
+}

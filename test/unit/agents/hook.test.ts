@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { EXAMPLE, REPO } from '../helpers';
+
+/** `ctxctl hook claude-code` (the bundle) fed the hook events Claude Code writes on stdin. */
+
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const EVENTS = path.join(REPO, 'test', 'fixtures', 'hooks');
+const PIN_RULE = { id: 'p1', source: 'AGENTS.md', startLine: 28, endLine: 28, label: 'compat', text: '- **Public HTTP APIs must stay backward compatible: never make an existing optional request field required; new fields must be optional at the HTTP boundary.** Defaults belong in the service layer, not in the client.' };
+const PIN_NOTE = { id: 'p2', source: 'docs/runbook.md', label: 'on call', text: 'Rollback first & ask later: `./mvnw -q verify` must pass <before> any deploy.' };
+
+const roots: string[] = [];
+after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
+
+function workspace(pins: object[] = [PIN_RULE, PIN_NOTE]): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-hook-'));
+  roots.push(root);
+  fs.cpSync(EXAMPLE, root, { recursive: true, filter: (src) => !src.includes(`${path.sep}offload`) });
+  fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify(pins, null, 2));
+  return root;
+}
+
+function event(name: string, root: string): string {
+  return fs.readFileSync(path.join(EVENTS, `${name}.json`), 'utf8').replace('$WORKSPACE', root);
+}
+
+function hook(input: string, args: string[] = [], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, 'hook', 'claude-code', ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const AGENTS_TEXT = fs.readFileSync(path.join(EXAMPLE, 'AGENTS.md'), 'utf8').trim();
+
+describe('ctxctl hook claude-code', () => {
+  for (const source of ['startup', 'resume', 'compact']) {
+    it(`SessionStart/${source}: prints hookSpecificOutput with the AGENTS.md rules and the pinned blocks verbatim`, () => {
+      const root = workspace();
+      const r = hook(event(`session-start-${source}`, root), [], { CLAUDE_PROJECT_DIR: root });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '');
+      assert.ok(r.stdout.endsWith('}\n'));
+      const out = JSON.parse(r.stdout);
+      assert.deepEqual(Object.keys(out), ['hookSpecificOutput']);
+      assert.deepEqual(Object.keys(out.hookSpecificOutput), ['hookEventName', 'additionalContext']);
+      assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+      const context: string = out.hookSpecificOutput.additionalContext;
+      const [note] = context.split('\n');
+      assert.match(note, new RegExp(`^\\[Context Control\\] Re-injected on ${source}, verbatim: the rules of AGENTS\\.md and 2 pinned blocks \\([\\d ]+ tokens, budget 11 000\\)\\. They still apply\\.$`));
+      assert.ok(context.includes(`<rules source="AGENTS.md">\n${AGENTS_TEXT}\n</rules>`), 'the AGENTS.md rules, verbatim');
+      assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`), 'pin 1, verbatim');
+      assert.ok(context.includes(`<pinned source="docs/runbook.md" label="on call">\n${PIN_NOTE.text}\n</pinned>`), 'pin 2, verbatim (& and <> unescaped)');
+      assert.ok(context.indexOf('<rules') < context.indexOf('<pinned source="AGENTS.md'), 'rules, then pins, as in the request');
+    });
+  }
+
+  it('takes the workspace from --workspace, else CLAUDE_PROJECT_DIR, else the event cwd', () => {
+    const fromCwd = workspace([PIN_RULE]);
+    const fromEnv = workspace([PIN_NOTE]);
+    const fromFlag = workspace([]);
+    const pins = (r: ReturnType<typeof hook>) => (JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string).match(/<pinned source="[^"]+"/g) ?? [];
+    assert.deepEqual(pins(hook(event('session-start-compact', fromCwd))), ['<pinned source="AGENTS.md#L28-L28"']);
+    assert.deepEqual(pins(hook(event('session-start-compact', fromCwd), [], { CLAUDE_PROJECT_DIR: fromEnv })), ['<pinned source="docs/runbook.md"']);
+    const flag = hook(event('session-start-compact', fromCwd), ['--workspace', fromFlag], { CLAUDE_PROJECT_DIR: fromEnv });
+    assert.deepEqual(pins(flag), []);
+    assert.match(JSON.parse(flag.stdout).hookSpecificOutput.additionalContext, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md \(/);
+  });
+
+  it('names what does not fit the budget instead of cutting it', () => {
+    const root = workspace();
+    const r = hook(event('session-start-compact', root), ['--max-tokens', '700']);
+    const context: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
+    const note = context.split('\n')[0];
+    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d ]+ tokens, budget 700\)\. They still apply\. Not re-injected: docs\/runbook\.md \(\d+ tokens do not fit in the 700-token budget\)\.$/);
+    assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`));
+    assert.ok(!context.includes(PIN_NOTE.text), 'the pin that does not fit is named, not cut');
+  });
+
+  it('UserPromptSubmit: nothing by default; a one-line status or the budgeted context with --on-prompt', () => {
+    const root = workspace();
+    const input = event('user-prompt-submit', root);
+    assert.deepEqual(hook(input), { code: 0, stdout: '', stderr: '' });
+    const status = JSON.parse(hook(input, ['--on-prompt', 'status']).stdout);
+    assert.equal(status.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+    assert.match(status.hookSpecificOutput.additionalContext, /^\[Context Control\] Context budget: [\d ]+ of 11 000 tokens \(max_input\) for this task; \d+ selected, \d+ rejected(, \d+ \w+)*\.$/);
+    const context = JSON.parse(hook(input, ['--on-prompt', 'context']).stdout).hookSpecificOutput.additionalContext as string;
+    assert.ok(context.includes('<task source="task" trust="user">\nWhy do legacy POS terminals get 400 on POST /v1/payments since 2.14? paymentMethod\n</task>'));
+    assert.ok(context.includes('<pinned source="docs/runbook.md" trust="user" label="on call">'), 'the request\'s own pinned block');
+    assert.doesNotMatch(context, /FINAL REQUEST/);
+  });
+
+  it('bad input exits 0 with one warning line on stderr and nothing on stdout', () => {
+    const root = workspace();
+    const cases: [string, string[], RegExp][] = [
+      ['not json', [], /^ctxctl hook: the hook event on stdin is not JSON \(.+\); nothing added\n$/],
+      ['[1,2]', [], /^ctxctl hook: the hook event on stdin must be a JSON object; nothing added\n$/],
+      ['{"source":"compact"}', [], /^ctxctl hook: the hook event has no "hook_event_name"; nothing added\n$/],
+      ['{"hook_event_name":"SessionStart","source":"compact"}', [], /^ctxctl hook: no workspace: pass --workspace, .*; nothing added\n$/],
+      [event('session-start-compact', path.join(root, 'missing')), [], /^ctxctl hook: .*missing: workspace folder not found; nothing added\n$/],
+      [event('session-start-compact', root), ['--on-prompt', 'always'], /^ctxctl hook: --on-prompt must be one of none, status, context, got "always"\n$/],
+    ];
+    for (const [input, args, stderr] of cases) {
+      const r = hook(input, args);
+      assert.equal(r.code, 0, input);
+      assert.equal(r.stdout, '', input);
+      assert.match(r.stderr, stderr);
+    }
+    fs.writeFileSync(path.join(root, '.context', 'policy.yaml'), 'envelope: { window: lots }\n');
+    const broken = hook(event('session-start-compact', root));
+    assert.equal(broken.code, 0);
+    assert.equal(broken.stdout, '');
+    assert.match(broken.stderr, /^ctxctl hook: \.context\/policy\.yaml:1:\d+: .*; nothing added\n$/);
+  });
+
+  it('other events are ignored silently', () => {
+    const r = hook(JSON.stringify({ hook_event_name: 'Stop', cwd: workspace() }));
+    assert.deepEqual(r, { code: 0, stdout: '', stderr: '' });
+  });
+});

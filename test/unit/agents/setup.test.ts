@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parse as parseToml } from 'smol-toml';
+import { REPO } from '../helpers';
+
+/** `ctxctl setup AGENT [--write]` (the bundle) on real files: merges never destroy what is there. */
+
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function tmp(files: Record<string, string> = {}): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-setup-'));
+  dirs.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+function setup(root: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, 'setup', ...args, '--workspace', root], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: root } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+const OUR_HOOK = { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: 'ctxctl hook claude-code', timeout: 30 }] };
+
+describe('ctxctl setup', () => {
+  it('claude-code --write merges the server into .mcp.json and the hook into .claude/settings.json, keeping every other entry', () => {
+    const mcp = { mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } } };
+    const theirHook = { matcher: 'startup', hooks: [{ type: 'command', command: 'echo hello' }] };
+    const settings = { permissions: { allow: ['Bash(npm test)'] }, hooks: { SessionStart: [theirHook], Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } };
+    const root = tmp({ '.mcp.json': JSON.stringify(mcp, null, 2) + '\n', '.claude/settings.json': JSON.stringify(settings, null, 2) + '\n' });
+    const r = setup(root, 'claude-code', '--write');
+    assert.equal(r.code, 0, r.stderr);
+    const merged = JSON.parse(read(root, '.mcp.json'));
+    assert.deepEqual(merged.mcpServers.github, mcp.mcpServers.github);
+    assert.deepEqual(merged.mcpServers['context-control'], { type: 'stdio', command: 'ctxctl', args: ['mcp'] });
+    const s = JSON.parse(read(root, '.claude/settings.json'));
+    assert.deepEqual(s.permissions, settings.permissions);
+    assert.deepEqual(s.hooks.Stop, settings.hooks.Stop);
+    assert.deepEqual(s.hooks.SessionStart, [theirHook, OUR_HOOK]);
+    const lines = r.stdout.split('\n');
+    assert.equal(lines[0], '.mcp.json: added mcpServers.context-control');
+    assert.ok(lines.includes('+++ .mcp.json'));
+    assert.ok(lines.includes('+    "context-control": {'), r.stdout);
+    assert.ok(lines.includes('.claude/settings.json: added a SessionStart hook (startup|resume|clear|compact) running ctxctl hook claude-code'));
+    assert.ok(lines.indexOf('+++ .mcp.json') < lines.indexOf('wrote .mcp.json'), 'the diff is shown before the write');
+    assert.deepEqual(lines.slice(-3), ['wrote .mcp.json', 'wrote .claude/settings.json', '']);
+
+    const before = [read(root, '.mcp.json'), read(root, '.claude/settings.json')];
+    const again = setup(root, 'claude-code', '--write');
+    assert.equal(again.stdout, '.mcp.json: mcpServers.context-control is already set up\n.claude/settings.json: a SessionStart hook already runs ctxctl hook claude-code\nnothing to write: already set up\n');
+    assert.deepEqual([read(root, '.mcp.json'), read(root, '.claude/settings.json')], before, 'a second run changes nothing');
+  });
+
+  it('vscode keeps comments and other servers of .vscode/mcp.json (JSONC), writes "servers", and writes nothing without --write', () => {
+    const original = '{\n  // team servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" }, // local db\n  },\n  "inputs": []\n}\n';
+    const root = tmp({ '.vscode/mcp.json': original });
+    const dry = setup(root, 'vscode');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal(read(root, '.vscode/mcp.json'), original, 'nothing written without --write');
+    assert.match(dry.stdout, /^\.vscode\/mcp\.json: added servers\.context-control\n--- \.vscode\/mcp\.json\n\+\+\+ \.vscode\/mcp\.json\n@@ /);
+    assert.ok(dry.stdout.endsWith('nothing written: run `ctxctl setup vscode --write` to merge this change\n'));
+    assert.equal(setup(root, 'vscode', '--write').code, 0);
+    const text = read(root, '.vscode/mcp.json');
+    assert.ok(text.includes('// team servers') && text.includes('// local db'), text);
+    assert.ok(text.includes('"db": { "type": "stdio", "command": "db-mcp" }'));
+    const value = new Function(`return (${text.replace(/\/\/[^\n]*/g, '')})`)() as { servers: Record<string, unknown>; inputs: unknown[] };
+    assert.deepEqual(value.servers['context-control'], { type: 'stdio', command: 'ctxctl', args: ['mcp', '--workspace', '${workspaceFolder}'] });
+    assert.deepEqual(value.inputs, []);
+  });
+
+  it('cursor creates .cursor/mcp.json with mcpServers; --command sets how ctxctl is started', () => {
+    const root = tmp();
+    const r = setup(root, 'cursor', '--write', '--command', 'node /opt/context-control/dist/cli.js');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(read(root, '.cursor/mcp.json')), {
+      mcpServers: { 'context-control': { command: 'node', args: ['/opt/context-control/dist/cli.js', 'mcp', '--workspace', '${workspaceFolder}'] } },
+    });
+    assert.ok(r.stdout.includes('--- .cursor/mcp.json (new file)\n'));
+  });
+
+  it('codex appends the server and the SessionStart hook to the TOML config, every existing byte kept', () => {
+    const root = tmp();
+    const config = path.join(root, 'codex-home', 'config.toml');
+    const original = '# my codex config\nmodel = "gpt-5-codex"\n\n[mcp_servers.github]\ncommand = "npx"\nargs = ["-y", "@modelcontextprotocol/server-github"]\n';
+    fs.mkdirSync(path.dirname(config), { recursive: true });
+    fs.writeFileSync(config, original);
+    const r = setup(root, 'codex', '--write', '--codex-config', config);
+    assert.equal(r.code, 0, r.stderr);
+    const text = fs.readFileSync(config, 'utf8');
+    assert.ok(text.startsWith(original), 'appended, never rewritten');
+    const value = JSON.parse(JSON.stringify(parseToml(text))) as { model: string; mcp_servers: Record<string, unknown>; hooks: { SessionStart: unknown[] } };
+    assert.equal(value.model, 'gpt-5-codex');
+    assert.deepEqual(value.mcp_servers.github, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] });
+    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp'] });
+    assert.deepEqual(value.hooks.SessionStart, [OUR_HOOK]);
+    assert.ok(r.stdout.includes(`wrote ${config}\n`));
+    assert.ok(!fs.existsSync(path.join(root, '.codex')), 'HOME is not touched when --codex-config is given');
+    const again = setup(root, 'codex', '--write', '--codex-config', config);
+    assert.equal(fs.readFileSync(config, 'utf8'), text);
+    assert.match(again.stdout, /nothing to write: already set up\n$/);
+  });
+
+  it('a malformed file exits 2 with file:line:column and nothing is written, not even the other file', () => {
+    const root = tmp({ '.mcp.json': '{\n  "mcpServers": {\n    "a": { "command": "x" },,\n  }\n}\n' });
+    const r = setup(root, 'claude-code', '--write');
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'ctxctl: .mcp.json:3:29: invalid JSON: PropertyNameExpected; nothing written\n');
+    assert.ok(!fs.existsSync(path.join(root, '.claude')), '.claude/settings.json was not created');
+
+    const notObject = tmp({ '.cursor/mcp.json': '{ "mcpServers": [] }\n' });
+    const r2 = setup(notObject, 'cursor', '--write');
+    assert.equal(r2.code, 2);
+    assert.equal(r2.stderr, 'ctxctl: .cursor/mcp.json:1:17: "mcpServers" must be an object; nothing written\n');
+
+    const config = path.join(root, 'config.toml');
+    fs.writeFileSync(config, 'model = "gpt-5"\n[mcp_servers\ncommand = 1\n');
+    const r3 = setup(root, 'codex', '--write', '--codex-config', config);
+    assert.equal(r3.code, 2);
+    assert.match(r3.stderr, new RegExp(`^ctxctl: ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:\\d+: invalid TOML: .+; nothing written\\n$`));
+    assert.equal(fs.readFileSync(config, 'utf8'), 'model = "gpt-5"\n[mcp_servers\ncommand = 1\n');
+  });
+
+  it('refuses an unknown agent', () => {
+    const r = setup(tmp(), 'emacs');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^ctxctl: setup: name one agent of claude-code, cursor, vscode, codex \(usage: ctxctl setup /);
+  });
+});
