@@ -3,7 +3,8 @@ import type { Policy } from '../policy';
 import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
 import type { Snapshot } from '../sources/snapshot';
-import { redactSecrets } from '../sources/secrets';
+import { redact } from '../redact/apply';
+import { isSecretPath } from '../redact/files';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning } from '../types';
@@ -54,8 +55,8 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
   const { policy, task } = snapshot;
   const warnings: Warning[] = [];
   const clean = (source: string, text: string) => {
-    const { text: out, found } = redactSecrets(text);
-    for (const f of found) warnings.push({ source, line: f.line, message: `secret redacted (${f.kind}): not sent` });
+    const { text: out, found } = redact(text);
+    for (const f of found) warnings.push({ source, line: f.line, rule: f.rule, message: `secret redacted (${f.rule}): not sent` });
     return out;
   };
   const blocks: Block[] = [];
@@ -81,6 +82,11 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
   }
 
   for (const pin of snapshot.pins) {
+    if (typeof pin.source === 'string' && isSecretPath(pin.source)) {
+      rejected.push({ source: pin.source, kind: 'pinned', reason: 'secret file (by name): a pin never sends it' });
+      warnings.push({ source: pin.source, message: 'pinned file is a secret file (by name): it is NOT in this request; unpin it' });
+      continue;
+    }
     if (pin.missing) {
       rejected.push({ source: pin.source, kind: 'pinned', reason: `pinned block cannot be read: ${pin.missing}` });
       warnings.push({ source: pin.source, message: `pinned block cannot be read (${pin.missing}): it is NOT in this request; unpin it or restore the file` });
