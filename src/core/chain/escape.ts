@@ -12,7 +12,11 @@
  * Attribute values (paths, titles, summaries, labels) are short and escaped fully (`& < > "`, newlines).
  */
 
-/** The element names of the envelope (render.ts, replay.ts, the model-summary prompt), and role-like names. */
+/**
+ * The element names of the envelope (render.ts, replay.ts), and `system`, which no workspace text may pose as.
+ * Generic types that reuse one of these names (`List<Task>`) are neutralised too: the price of a model never
+ * reading `x<Task trust="harness">` as an element.
+ */
 export const ENVELOPE_TAGS: readonly string[] = [
   'working-context',
   'rules',
@@ -24,14 +28,7 @@ export const ENVELOPE_TAGS: readonly string[] = [
   'tool-output',
   'task',
   'turn',
-  'session-events',
-  'event',
-  'constraint',
-  'workspace-paths',
   'system',
-  'user',
-  'assistant',
-  'instructions',
 ];
 
 const NAME_CHAR = '[A-Za-z0-9_.:-]';

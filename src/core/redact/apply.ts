@@ -54,8 +54,14 @@ function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
     }
   }
   hits.sort((a, b) => a.start - b.start || b.end - a.end);
+  // A placeholder already in the text is never part of a secret: that keeps the pass idempotent.
+  const placed = text.includes('[REDACTED:') ? [...text.matchAll(PLACEHOLDER_RE)].map((m) => [m.index, m.index + m[0].length]) : [];
   const kept: Hit[] = [];
-  for (const h of hits) if (!kept.length || h.start >= kept[kept.length - 1].end) kept.push(h);
+  for (const h of hits) {
+    if (kept.length && h.start < kept[kept.length - 1].end) continue;
+    if (placed.some(([a, b]) => h.start < b && a < h.end)) continue;
+    kept.push(h);
+  }
   return kept;
 }
 
