@@ -45,8 +45,9 @@ export function parseSession(text: string, source: string): { events: SessionEve
     for (const f of found) warnings.push({ source, line: line, rule: f.rule, message: `secret redacted in session event (${f.rule}, line ${f.line} of its text): not sent` });
     let id = v.id === undefined ? `line-${line}` : String(v.id);
     if (!EVENT_ID.test(id) || holdsSecret(id)) {
+      const rule = redact(id).found[0]?.rule;
       id = `line-${line}`;
-      warnings.push({ source, line, message: `session event id is not ${EVENT_ID.source} or holds a secret: replayed as ${id}` });
+      warnings.push({ source, line, ...(rule ? { rule } : {}), message: `session event id is not ${EVENT_ID.source} or holds a secret: replayed as ${id}` });
     }
     let callId = typeof v.call_id === 'string' ? v.call_id : undefined;
     if (callId !== undefined && safeId(callId) !== callId) {
