@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import type { Policy } from '../policy';
 import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
-import type { Snapshot } from '../sources/snapshot';
+import { leadingLines, type Snapshot } from '../sources/snapshot';
 import { redact } from '../redact/apply';
 import { isSecretPath } from '../redact/files';
 import { estimateTokens } from '../tokens';
@@ -54,9 +54,10 @@ export interface Collected {
 export function collect(snapshot: Snapshot): StageResult<Collected> {
   const { policy, task } = snapshot;
   const warnings: Warning[] = [];
-  const clean = (source: string, text: string) => {
+  /** Redact a text that starts at `firstLine` of its file; the warnings carry file lines. */
+  const clean = (source: string, text: string, firstLine = 1) => {
     const { text: out, found } = redact(text);
-    for (const f of found) warnings.push({ source, line: f.line, rule: f.rule, message: `secret redacted (${f.rule}): not sent` });
+    for (const f of found) warnings.push({ source, line: f.line + firstLine - 1, rule: f.rule, message: `secret redacted (${f.rule}): not sent` });
     return out;
   };
   const blocks: Block[] = [];
@@ -73,11 +74,11 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
     }
     if (rule.mode === 'disclosed') {
       const summary = rule.description ?? firstProse(rule.text);
-      blocks.push(makeBlock(policy, 'document', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title, summary, tags: ['instructions', rule.family] }));
+      blocks.push(makeBlock(policy, 'document', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title, summary, tags: ['instructions', rule.family] }));
       continue;
     }
     const verdict = applicability(rule, task.files);
-    if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title }));
+    if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title }));
     else rejected.push({ source: rule.path, kind: 'agents_md', reason: verdict.reason ?? 'does not apply', tokens: estimateTokens(rule.text) });
   }
 
@@ -93,7 +94,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       continue;
     }
     const where = pin.startLine ? `${pin.source}#L${pin.startLine}-L${pin.endLine ?? pin.startLine}` : pin.source;
-    const block = makeBlock(policy, 'pinned', where, 'user', clean(pin.source, pin.text), { title: pin.label });
+    const block = makeBlock(policy, 'pinned', where, 'user', clean(pin.source, pin.text, pin.startLine ?? 1), { title: pin.label });
     block.id = `pinned:${pin.id}`;
     blocks.push(block);
   }
@@ -105,7 +106,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       continue;
     }
     blocks.push(
-      makeBlock(policy, kind, doc.path, 'project-document', clean(doc.path, doc.body.trim()), {
+      makeBlock(policy, kind, doc.path, 'project-document', clean(doc.path, doc.body.trim(), doc.bodyLine + leadingLines(doc.body)), {
         title: doc.title,
         summary: doc.summary,
         components: doc.components,
@@ -124,7 +125,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       components: task.component && named ? [task.component] : undefined,
     }));
   }
-  blocks.push(makeBlock(policy, 'current_task', task.source, 'user', clean(task.source, task.text), { components: task.component ? [task.component] : undefined }));
+  blocks.push(makeBlock(policy, 'current_task', task.source, 'user', clean(task.source, task.text, task.firstLine ?? 1), { components: task.component ? [task.component] : undefined }));
   return {
     value: { blocks, toolOutputs: snapshot.toolOutputs },
     // The snapshot's warnings (scan, front matter, ADR lifecycle) reach the manifest through this stage.

@@ -1,4 +1,4 @@
-import { RULES, type SecretRule } from './rules';
+import { HINT, RULES, type SecretRule } from './rules';
 
 /**
  * The redaction pass: every rule of `rules.ts` is matched against the original text, overlaps are resolved
@@ -67,7 +67,7 @@ function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
 
 /** Redact one text. */
 export function redact(text: string, rules: readonly SecretRule[] = RULES): Redacted {
-  if (text.length === 0) return { text, found: [] };
+  if (text.length === 0 || (rules === RULES && !HINT.test(text))) return { text, found: [] };
   const hits = hitsOf(text, rules);
   if (hits.length === 0) return { text, found: [] };
   const parts: string[] = [];
@@ -110,7 +110,7 @@ export function countRedactions(text: string): number {
 
 /** True when the text holds a secret that a rule would redact. */
 export function holdsSecret(text: string): boolean {
-  return hitsOf(text, RULES).length > 0;
+  return HINT.test(text) && hitsOf(text, RULES).length > 0;
 }
 
 const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;

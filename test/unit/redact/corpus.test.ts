@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { countRedactions, redact, redactDeep, redactLines } from '../../../src/core/redact/apply';
-import { entropy, literalSecret, RULES } from '../../../src/core/redact/rules';
+import { entropy, HINT, literalSecret, RULES } from '../../../src/core/redact/rules';
 import { REPO } from '../helpers';
 
 const DIR = path.join(REPO, 'test', 'fixtures', 'secrets');
@@ -25,6 +25,7 @@ describe('redaction corpus (test/fixtures/secrets)', () => {
     const ruleIds = new Set(RULES.map((r) => r.id));
     for (const s of SECRETS) assert.ok(ruleIds.has(s.rule), `unknown rule ${s.rule}`);
     for (const s of SECRETS) assert.ok(s.line.includes(s.secret), `the line holds its secret: ${s.line}`);
+    for (const s of SECRETS) assert.ok(HINT.test(s.secret) || HINT.test(s.line), `the pre-check lets ${s.rule} through`);
   });
 
   for (const s of SECRETS) {

@@ -30,6 +30,7 @@ const S = {
   eventId: 'xoxb-2048174562-1827364512340-Ab12Cd34Ef56Gh78Ij90Kl12',
   eventText: 's3cr3tP4ss',
   toolResult: 'sk-9Xk2LmP4qR7sT1uV3wY5zA8bC0dE2fG4hJ6kL8mN',
+  guideBody: 'Zx81LmQp02q',
 };
 const CODE = ['        access_token = result.AccessToken!,', 'const token = await auth.token();', 'if (apiKey === undefined) throw new Error("missing API key");', '  const password = getPassword();'];
 
@@ -41,7 +42,7 @@ function hostileWorkspace(): string {
   };
   write('ticket.md', `---\ncomponent: auth\nfiles: [src/auth.ts]\n---\n# Login fails\nThe gateway wants X-Api-Key: ${S.task}\n`);
   write('src/auth.ts', [...CODE, `const STRIPE = '${S.code}';`, ''].join('\n'));
-  write('docs/guide.md', `---\ntitle: Setup with token ${S.title}\nsummary: "staging uses DB_PASS=${S.summary}"\n---\n# Guide\nNothing here.\n`);
+  write('docs/guide.md', `---\ntitle: Setup with token ${S.title}\nsummary: "staging uses DB_PASS=${S.summary}"\n---\n\n# Guide\nNothing here.\npassword = '${S.guideBody}'\n`);
   write(`docs/${S.fileName}-notes.md`, '# Notes\nplain\n');
   write('AGENTS.md', `# Rules\nDeploy notices go to ${S.agents}\n`);
   write('.env', `API_KEY=${S.envPin}\n`);
@@ -119,7 +120,8 @@ describe('red team: secrets', () => {
     const m = JSON.parse(file('manifest.json')) as { redactions: { source: string; line?: number; rule: string; stage: string }[] };
     const seen = m.redactions.map((r) => `${r.stage} ${r.source}${r.line !== undefined ? `:${r.line}` : ''} ${r.rule}`);
     for (const expected of [
-      'read ticket.md:2 api-key-header',
+      'read ticket.md:6 api-key-header',
+      'read docs/guide.md:8 assigned-secret',
       'read src/auth.ts:5 stripe-key',
       'read AGENTS.md:2 slack-webhook',
       'read .context/session.jsonl:2 url-credentials',
@@ -132,7 +134,7 @@ describe('red team: secrets', () => {
     assert.ok(seen.includes('read .context/session.jsonl:1 slack-token'), 'the event id that held a token');
     const trace = file('trace.txt');
     assert.ok(trace.includes('\nREDACTIONS (secrets replaced by [REDACTED:rule], not sent)\n'));
-    assert.ok(trace.includes('\n  ticket.md:2  api-key-header  (read)\n'));
+    assert.ok(trace.includes('\n  ticket.md:6  api-key-header  (read)\n'));
   });
 
   it('every "not sent" claim is true: the request holds no secret a warning names', () => {
