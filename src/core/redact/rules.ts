@@ -33,8 +33,10 @@ export function entropy(s: string): number {
 
 /** Template variables, masks, examples and code: values that are not a literal secret. */
 const PLACEHOLDER = /^(?:\$|\{|%|<|\*|\.\.\.|…|x{3,}|X{3,}|\[REDACTED|your[-_]|example|sample|dummy|changeme|placeholder|redacted|none|null|nil|undefined|true|false|required|optional|todo|string|secret|password|passwd|token|bearer|basic|env\b)/i;
-/** The value is read from somewhere else: a call, a member, an index, an interpolation. */
-const EXPRESSION = /[()[\]{}]|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$|^process\.env|^os\.environ|^ENV\[/;
+/** Documentation values: `ghp_exampletoken`, `my-dummy-key`, `sk-your-key-here`. */
+const EXAMPLE = /example|sample|dummy|placeholder|changeme|your[-_]|x{4,}|X{4,}/i;
+/** The value is read from somewhere else (a call, a member, an index, an interpolation) or is a regex literal. */
+const EXPRESSION = /[()[\]{}]|^[!\\]|^\/\^|\\[sdwbSDWB]|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$|^process\.env|^os\.environ|^ENV\[/;
 
 const hasDigit = (s: string) => /\d/.test(s);
 const hasLetter = (s: string) => /[A-Za-z]/.test(s);
@@ -48,14 +50,31 @@ const random = (min: number) => (s: string) => entropy(s) >= min && hasDigit(s) 
  * enough. Quoted literals are judged on length and entropy; an unquoted value shaped like an identifier is a
  * variable in code unless it carries digits (`DB_PASS=hunter22`) or is long and random.
  */
+/** Paths, URLs and namespaced keys (`/oauth2/v2.0/token`, `msal.cache.encryption`): names of things, not secrets. */
+const REFERENCE = /^(?:\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)|^[A-Za-z][A-Za-z0-9]*(?:[.:][A-Za-z][A-Za-z0-9]*)+$/;
+
 export function literalSecret(value: string, quoted: boolean): boolean {
-  if (value.length < 6 || PLACEHOLDER.test(value) || /\s/.test(value)) return false;
+  if (value.length < 6 || PLACEHOLDER.test(value) || EXAMPLE.test(value) || REFERENCE.test(value) || /\s/.test(value)) return false;
   const h = entropy(value);
   if (h < 2.3) return false;
   if (quoted) return hasDigit(value) || /[^A-Za-z0-9]/.test(value) || /[a-z]/.test(value) === /[A-Z]/.test(value) ? value.length >= 6 : value.length >= 12;
   if (EXPRESSION.test(value)) return false;
-  if (identifierShaped(value)) return (hasDigit(value) && hasLetter(value) && h >= 2.5) || (value.length >= 16 && h >= 3.5);
+  if (identifierShaped(value)) return hasDigit(value) && hasLetter(value) && h >= 2.5;
   return h >= 2.5;
+}
+
+const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** `GRANT_TYPE_REFRESH_TOKEN = 'refresh_token'`: the value only names what the key is. */
+const namesItself = (value: string, name = '') => squash(value).length > 0 && squash(name).endsWith(squash(value));
+
+/**
+ * After an unquoted value shaped like an identifier: the end of the line, a comment, the next `key=` pair or a
+ * query-string `&` (env files, YAML, properties, logfmt, URLs). In code it is an operator or a separator:
+ * `apiKey: tokenProvider ?? apiKey,` is a variable.
+ */
+function configTail(m: RegExpExecArray): boolean {
+  const rest = m.input.slice(m.index + m[0].length, m.index + m[0].length + 80);
+  return /^(?:[ \t]*(?:\r?\n|$)|[ \t]+#|[ \t]+[A-Za-z_][\w.-]*=|&|["'<>])/.test(rest);
 }
 
 /** A case-insensitive spelling of a word without the `i` flag (the rest of the pattern stays case-sensitive). */
@@ -82,6 +101,8 @@ export const RULES: SecretRule[] = [
     id: 'private-key',
     description: 'PEM / OpenSSH / PGP private key block',
     re: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g,
+    // A key has a body; documentation that writes the markers around `...` does not.
+    accept: (s) => (s.replace(/-----[A-Z0-9 ]+-----/g, '').match(/[A-Za-z0-9+/]/g) ?? []).length >= 16,
   },
   { id: 'aws-access-key', description: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
   { id: 'github-token', description: 'GitHub token (classic, OAuth, app, refresh)', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
@@ -130,13 +151,13 @@ export const RULES: SecretRule[] = [
   {
     id: 'assigned-secret',
     description: 'a credential-named key given a quoted literal value',
-    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<q1>["']?)(?:${NAME})\\k<q1>\\s*(?::=|=>|=(?![=>~])|:(?![:=]))\\s*(?<q>["'\`])(?<secret>[^"'\`\\n]{1,512})\\k<q>`, 'g'),
-    accept: (s) => literalSecret(s, true),
+    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<q1>["']?)(?<name>${NAME})\\k<q1>\\s*(?::=|=>|=(?![=>~])|:(?![:=]))\\s*(?<q>["'\`])(?<secret>[^"'\`\\n]{1,512})\\k<q>`, 'g'),
+    accept: (s, m) => literalSecret(s, true) && !namesItself(s, m.groups?.name),
   },
   {
     id: 'assigned-secret',
     description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings)',
-    re: new RegExp(`(?<![A-Za-z0-9_.-])(?:${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *)(?<secret>[^\\s"'\`,;&)<>]{1,512})(?=$|[\\s&"'<>])`, 'gm'),
-    accept: (s) => literalSecret(s, false),
+    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *)(?<secret>[^\\s"'\`,;&)<>]{1,512})(?=$|[\\s&"'<>])`, 'gm'),
+    accept: (s, m) => literalSecret(s, false) && !namesItself(s, m.groups?.name) && (!/^[A-Za-z_$][\w$]*!?$/.test(s) || configTail(m)),
   },
 ];

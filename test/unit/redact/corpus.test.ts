@@ -46,7 +46,7 @@ describe('redaction corpus (test/fixtures/secrets)', () => {
   });
 
   it('reports the line of each secret in a multi-line text, after a multi-line private key', () => {
-    const text = ['a', '-----BEGIN RSA PRIVATE KEY-----', 'MIIEow', '-----END RSA PRIVATE KEY-----', `x ${SECRETS[0].secret}`, 'DB_PASS=hunter22'].join('\n');
+    const text = ['a', '-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA7bq9', '-----END RSA PRIVATE KEY-----', `x ${SECRETS[0].secret}`, 'DB_PASS=hunter22'].join('\n');
     const r = redact(text);
     assert.equal(r.text, ['a', '[REDACTED:private-key]', 'x [REDACTED:aws-access-key]', 'DB_PASS=[REDACTED:assigned-secret]'].join('\n'));
     assert.deepEqual(r.found, [{ rule: 'private-key', line: 2 }, { rule: 'aws-access-key', line: 5 }, { rule: 'assigned-secret', line: 6 }]);
