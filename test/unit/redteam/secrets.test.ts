@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { run } from '../../../src/cli/main';
 import { readDocument } from '../../../src/core/disclose';
 import { isSecretPath } from '../../../src/core/redact/files';
+import { buildSummaryRequest } from '../../../src/core/session/model-summary';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
 import { counter } from '../helpers';
 
@@ -170,6 +171,13 @@ describe('red team: secrets', () => {
     const r = cli(['preview', '--workspace', ws, '--task', 'x', '--tool-result', `env=${path.join(ws, '.env')}`]);
     assert.equal(r.code, 2);
     assert.equal(r.err, `ctxctl: ${path.join(ws, '.env')}: tool result is a secret file by name (--tool-result env=${path.join(ws, '.env')}): refused, never read or sent\n`);
+  });
+
+  it('the compaction request (built outside render) carries no secret from paths or event ids', () => {
+    const built = buildSummaryRequest({ model: 'gpt-4o', events: [{ id: 'e1', type: 'user', text: `use ${S.toolResult}`, line: 1 }], constraints: [], knownSources: [`docs/${S.fileName}-notes.md`] });
+    const text = JSON.stringify(built.request);
+    assert.deepEqual(leaks(text), []);
+    assert.ok(text.includes('docs/[REDACTED:aws-access-key]-notes.md') && text.includes('use [REDACTED:openai-key]'));
   });
 
   it('names secret files wherever they are, and not their templates', () => {
