@@ -41,6 +41,7 @@ export function parseSession(text: string, source: string): { events: SessionEve
       warnings.push({ source, line, message: `invalid session event skipped: tool name is not ${SAFE_ID.source} (a name providers accept), so the call cannot be replayed` });
       return;
     }
+    if (tool !== undefined && !SAFE_ID.test(tool)) warnings.push({ source, line, message: `tool name is not ${SAFE_ID.source}: left out of the replayed ${String(v.type)}` });
     const { text: clean, found } = redact(String(v.text));
     for (const f of found) warnings.push({ source, line: line, rule: f.rule, message: `secret redacted in session event (${f.rule}, line ${f.line} of its text): not sent` });
     let id = v.id === undefined ? `line-${line}` : String(v.id);

@@ -42,6 +42,12 @@ describe('red team: session', () => {
     assert.deepEqual(events.map((e) => e.id), ['r1']);
   });
 
+  it('an invalid tool name on a result is left out of the replay, with a warning; the result stays with its call', () => {
+    const { events, warnings } = parseSession(jsonl({ id: 'c', type: 'tool_call', call_id: 'k1', tool: 'grep', text: '{}' }, { id: 'r', type: 'tool_result', call_id: 'k1', tool: '<x>', text: 'hit' }), FILE);
+    assert.deepEqual(warnings, [{ source: FILE, line: 2, message: 'tool name is not ^[A-Za-z0-9_-]{1,64}$: left out of the replayed tool_result' }]);
+    assert.deepEqual(events.map((e) => [e.id, e.tool]), [['c', 'grep'], ['r', undefined]]);
+  });
+
   it('a tool name of 65 characters is refused the same way', () => {
     const { events, warnings } = parseSession(jsonl({ id: 'c1', type: 'tool_call', call_id: 'c1', tool: 'a'.repeat(65), text: '{}' }), FILE);
     assert.deepEqual(events, []);
