@@ -4,6 +4,7 @@ import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { withMaxInput } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
+import { redact } from '../core/redact/apply';
 import { writeRecord } from '../core/report/record';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
@@ -111,8 +112,10 @@ const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => 
 const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
-export function run(argv: string[], io: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {
+export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {
   const [command, ...rest] = argv;
+  // Everything printed passes the redaction rule set, like every file written.
+  const io: Io = { ...raw, stdout: (s) => raw.stdout(redact(s).text), stderr: (s) => raw.stderr(redact(s).text) };
   try {
     if (!command || command === '--help' || command === '-h' || command === 'help') {
       io.stdout(USAGE + '\n');

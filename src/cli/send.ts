@@ -10,6 +10,7 @@ import { OpenAIProvider } from '../core/providers/openai';
 import type { Provider } from '../core/providers/provider';
 import type { Clock } from '../core/providers/retry';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
+import { redact } from '../core/redact/apply';
 import { writeRecord } from '../core/report/record';
 import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
@@ -111,7 +112,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
       : providerId === 'anthropic'
         ? new AnthropicProvider(http)
         : new DryRunProvider({ shape, write: (bytes) => fs.writeFileSync(path.join(out, 'request.json'), bytes) });
-  const clean = (s: string) => scrub(s, [apiKey]);
+  const clean = (s: string) => redact(scrub(s, [apiKey])).text;
   // Ctrl-C cancels the request in flight (the trace is still written).
   // Each step's text ends its own line on stdout.
   let last = '';

@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import { collect } from './chain/collect';
 import { prune } from './chain/prune';
 import { wrap, type IndexEntry } from './chain/render';
+import { isSecretPath } from './redact/files';
 import { headingsOf, normalizeHeading, sectionOf } from './sources/documents';
 import type { Snapshot } from './sources/snapshot';
 import type { Tokenizer } from './tokens';
@@ -74,6 +75,7 @@ export function readDocument(snapshot: Snapshot, args: ReadDocumentArgs | Record
     decisions: { rejected: [{ source, kind, reason: `read_document: ${reason}`, ...(tokens !== undefined ? { tokens } : {}), ...(heading ? { heading } : {}), ...VIA }] },
   });
   if (!rel) return refuse(rawPath || 'read_document', 'file', 'the path must be a workspace-relative path, as listed in <available-documents>');
+  if (isSecretPath(rel)) return refuse(rel, 'file', 'it is a secret file (by name): never read or sent');
 
   const collected = collect(snapshot);
   const block = collected.value.blocks.find((b) => b.source === rel && DISCLOSABLE.has(b.kind));

@@ -102,6 +102,8 @@ export interface Warning {
   message: string;
   line?: number;
   column?: number;
+  /** For a redaction: the id of the secret rule that matched (the manifest lists these under `redactions`). */
+  rule?: string;
 }
 
 export interface Decisions {

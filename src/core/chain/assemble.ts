@@ -129,6 +129,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     shape,
     bytes: Buffer.byteLength(serialized),
     now: options.now ?? (() => new Date()),
+    requestRedactions: neutral.redactions,
   });
   return { neutral, request, serialized, blocks: enforced.blocks, manifest, trace: renderTrace(manifest) };
 }

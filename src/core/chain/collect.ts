@@ -2,8 +2,9 @@ import picomatch from 'picomatch';
 import type { Policy } from '../policy';
 import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
-import type { Snapshot } from '../sources/snapshot';
-import { redactSecrets } from '../sources/secrets';
+import { leadingLines, type Snapshot } from '../sources/snapshot';
+import { redact } from '../redact/apply';
+import { isSecretPath } from '../redact/files';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning } from '../types';
@@ -53,9 +54,10 @@ export interface Collected {
 export function collect(snapshot: Snapshot): StageResult<Collected> {
   const { policy, task } = snapshot;
   const warnings: Warning[] = [];
-  const clean = (source: string, text: string) => {
-    const { text: out, found } = redactSecrets(text);
-    for (const f of found) warnings.push({ source, line: f.line, message: `secret redacted (${f.kind}): not sent` });
+  /** Redact a text that starts at `firstLine` of its file; the warnings carry file lines. */
+  const clean = (source: string, text: string, firstLine = 1) => {
+    const { text: out, found } = redact(text);
+    for (const f of found) warnings.push({ source, line: f.line + firstLine - 1, rule: f.rule, message: `secret redacted (${f.rule}): not sent` });
     return out;
   };
   const blocks: Block[] = [];
@@ -72,22 +74,27 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
     }
     if (rule.mode === 'disclosed') {
       const summary = rule.description ?? firstProse(rule.text);
-      blocks.push(makeBlock(policy, 'document', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title, summary, tags: ['instructions', rule.family] }));
+      blocks.push(makeBlock(policy, 'document', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title, summary, tags: ['instructions', rule.family] }));
       continue;
     }
     const verdict = applicability(rule, task.files);
-    if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title }));
+    if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title }));
     else rejected.push({ source: rule.path, kind: 'agents_md', reason: verdict.reason ?? 'does not apply', tokens: estimateTokens(rule.text) });
   }
 
   for (const pin of snapshot.pins) {
+    if (typeof pin.source === 'string' && isSecretPath(pin.source)) {
+      rejected.push({ source: pin.source, kind: 'pinned', reason: 'secret file (by name): a pin never sends it' });
+      warnings.push({ source: pin.source, message: 'pinned file is a secret file (by name): it is NOT in this request; unpin it' });
+      continue;
+    }
     if (pin.missing) {
       rejected.push({ source: pin.source, kind: 'pinned', reason: `pinned block cannot be read: ${pin.missing}` });
       warnings.push({ source: pin.source, message: `pinned block cannot be read (${pin.missing}): it is NOT in this request; unpin it or restore the file` });
       continue;
     }
     const where = pin.startLine ? `${pin.source}#L${pin.startLine}-L${pin.endLine ?? pin.startLine}` : pin.source;
-    const block = makeBlock(policy, 'pinned', where, 'user', clean(pin.source, pin.text), { title: pin.label });
+    const block = makeBlock(policy, 'pinned', where, 'user', clean(pin.source, pin.text, pin.startLine ?? 1), { title: pin.label });
     block.id = `pinned:${pin.id}`;
     blocks.push(block);
   }
@@ -99,7 +106,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       continue;
     }
     blocks.push(
-      makeBlock(policy, kind, doc.path, 'project-document', clean(doc.path, doc.body.trim()), {
+      makeBlock(policy, kind, doc.path, 'project-document', clean(doc.path, doc.body.trim(), doc.bodyLine + leadingLines(doc.body)), {
         title: doc.title,
         summary: doc.summary,
         components: doc.components,
@@ -118,7 +125,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       components: task.component && named ? [task.component] : undefined,
     }));
   }
-  blocks.push(makeBlock(policy, 'current_task', task.source, 'user', clean(task.source, task.text), { components: task.component ? [task.component] : undefined }));
+  blocks.push(makeBlock(policy, 'current_task', task.source, 'user', clean(task.source, task.text, task.firstLine ?? 1), { components: task.component ? [task.component] : undefined }));
   return {
     value: { blocks, toolOutputs: snapshot.toolOutputs },
     // The snapshot's warnings (scan, front matter, ADR lifecycle) reach the manifest through this stage.

@@ -1,10 +1,22 @@
+import { redact, type Redaction } from '../redact/apply';
 import type { ToolDefinition } from '../tools';
 import { TOOL_DEFINITIONS } from '../tools';
-import type { Block, BlockKind, SessionEvent } from '../types';
+import type { Block, BlockKind } from '../types';
+import { attrs, escapeContent } from './escape';
+import { replayMessages } from './replay';
+import { safeId } from './safe-id';
+
+export { attrs, escapeAttr, escapeContent, escapeXml } from './escape';
 
 /**
  * Order and render: blocks become messages in the design's order, each piece of workspace content wrapped with
- * its provenance and escaped so that it cannot close its own tag. Only harness text goes in the system role.
+ * its provenance and escaped (escape.ts) so that it cannot open or close an element of the envelope. Only
+ * harness text goes in the system role.
+ *
+ * Render is also the request's redaction choke point: every string of the request (system text, each block as
+ * wrapped, with its attributes, replayed turns, tool call arguments and ids) passes the redaction rule set here,
+ * so nothing that reaches a provider shape, the counter or request.json can bypass it. What this pass redacts
+ * (secrets that slipped past the readers, e.g. in a title, a label, a path or an id) is listed in `redactions`.
  */
 
 export interface ToolCall {
@@ -30,6 +42,13 @@ export interface NeutralRequest {
   messages: RequestMessage[];
   tools: ToolDefinition[];
   maxOutputTokens: number;
+  /** Secrets this render redacted, by block source (never part of the wire body). */
+  redactions?: RequestRedaction[];
+}
+
+export interface RequestRedaction extends Redaction {
+  /** The block (or `system`, or `session file:line`) whose text held the secret; line is within its wrapped text. */
+  source: string;
 }
 
 /** Request order (DESIGN.md); lower comes first. */
@@ -48,24 +67,13 @@ export const ORDER: Record<BlockKind, number> = {
   current_task: 8,
 };
 
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function escapeAttr(text: string): string {
-  return escapeXml(text).replace(/"/g, '&quot;').replace(/\n/g, ' ');
-}
-
-function attrs(pairs: Record<string, string | number | undefined>): string {
-  return Object.entries(pairs)
-    .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`)
-    .join('');
-}
-
-/** The exact text a block contributes to the request (what its token figure counts). */
+/** The exact text a block contributes to the request (what its token figure counts): wrapped, then redacted. */
 export function wrap(block: Block): string {
-  const body = escapeXml(block.text);
+  return redact(wrapRaw(block)).text;
+}
+
+function wrapRaw(block: Block): string {
+  const body = escapeContent(block.text);
   switch (block.kind) {
     case 'system_instructions':
       return block.text;
@@ -95,7 +103,7 @@ export function wrap(block: Block): string {
         offloaded: o ? 'true' : undefined,
       });
       const notice = t ? `[trimmed: ${t.retained_lines} of ${t.original_lines} lines kept; the full output is at ${t.reference}]\n` : '';
-      return `<tool-output${head}>\n${escapeXml(notice)}${body}\n</tool-output>`;
+      return `<tool-output${head}>\n${escapeContent(notice)}${body}\n</tool-output>`;
     }
     case 'current_task':
       return `<task${attrs({ source: block.source, trust: block.trust })}>\n${body}\n</task>`;
@@ -126,48 +134,6 @@ export function renderIndex(entries: IndexEntry[]): string {
   return `<available-documents>\n${lines.join('\n')}\n</available-documents>`;
 }
 
-function toolCallArguments(text: string): string {
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return JSON.stringify(parsed);
-  } catch {
-    // free text: wrapped below
-  }
-  return JSON.stringify({ input: text });
-}
-
-/**
- * A replayed group as messages. The tool results follow their assistant tool_calls message directly, as the
- * OpenAI API requires; a call that never got a result is replayed before them as text, never as a dangling call.
- */
-function groupMessages(block: Block): RequestMessage[] {
-  const events: SessionEvent[] = block.meta.events ?? [];
-  const out: RequestMessage[] = [];
-  const answered = new Set(events.filter((e) => e.type === 'tool_result').map((e) => e.call_id));
-  for (const e of events) {
-    if (e.type === 'user' || e.type === 'assistant') out.push({ role: e.type, content: e.text, blocks: [block.id] });
-    else if (e.type === 'tool_call' && !answered.has(e.call_id)) out.push({ role: 'assistant', content: `[tool call ${e.tool ?? ''} without a result] ${e.text}`, blocks: [block.id] });
-  }
-  const calls = events.filter((e) => e.type === 'tool_call' && answered.has(e.call_id));
-  if (calls.length > 0) {
-    out.push({
-      role: 'assistant',
-      content: '',
-      toolCalls: calls.map((c) => ({ id: c.call_id ?? c.id, name: c.tool ?? 'tool', arguments: toolCallArguments(c.text) })),
-      blocks: [block.id],
-    });
-  }
-  for (const e of events.filter((x) => x.type === 'tool_result')) {
-    out.push({
-      role: 'tool',
-      toolCallId: e.call_id,
-      content: `<tool-output${attrs({ source: `session:${e.id}`, trust: 'tool-output' })}>\n${escapeXml(e.text)}\n</tool-output>`,
-      blocks: [block.id],
-    });
-  }
-  return out;
-}
-
 /** Stable sort by the design's order; within a slot, higher priority first, then source for determinism. */
 export function orderBlocks(blocks: Block[]): Block[] {
   return [...blocks].sort((a, b) => {
@@ -182,27 +148,41 @@ export function orderBlocks(blocks: Block[]): Block[] {
 
 export function render(blocks: Block[], model: string, maxOutputTokens: number): NeutralRequest {
   const ordered = orderBlocks(blocks);
+  const redactions: RequestRedaction[] = [];
+  const clean = (text: string, source: string) => {
+    const r = redact(text);
+    for (const f of r.found) redactions.push({ source, ...f });
+    return r.text;
+  };
+  const wrapped = (b: Block) => clean(wrapRaw(b), b.source);
   const system = ordered.filter((b) => b.kind === 'system_instructions');
   const hasTools = ordered.some((b) => b.kind === 'tool_definitions');
   const messages: RequestMessage[] = [];
-  const userMessage = (parts: Block[], outer: boolean) => {
+  const userMessage = (parts: Block[]) => {
     if (parts.length === 0) return;
-    const inner = parts.map(wrap).join('\n\n');
     const tasks = parts.filter((p) => p.kind === 'current_task');
     const context = parts.filter((p) => p.kind !== 'current_task');
-    const content = outer
-      ? [context.length ? `<working-context>\n${context.map(wrap).join('\n\n')}\n</working-context>` : '', ...tasks.map(wrap)].filter(Boolean).join('\n\n')
-      : inner;
+    const content = [context.length ? `<working-context>\n${context.map(wrapped).join('\n\n')}\n</working-context>` : '', ...tasks.map(wrapped)].filter(Boolean).join('\n\n');
     messages.push({ role: 'user', content, blocks: parts.map((p) => p.id) });
   };
-  userMessage(ordered.filter((b) => ORDER[b.kind] >= 3 && ORDER[b.kind] <= 5), true);
-  for (const group of ordered.filter((b) => b.kind === 'session_group')) messages.push(...groupMessages(group));
-  userMessage(ordered.filter((b) => ORDER[b.kind] >= 7), true);
+  userMessage(ordered.filter((b) => ORDER[b.kind] >= 3 && ORDER[b.kind] <= 5));
+  for (const group of ordered.filter((b) => b.kind === 'session_group')) {
+    for (const m of replayMessages(group)) {
+      messages.push({
+        ...m,
+        content: clean(m.content, group.source),
+        ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ id: safeId(c.id), name: safeId(c.name), arguments: clean(c.arguments, group.source) })) } : {}),
+        ...(m.toolCallId !== undefined ? { toolCallId: safeId(m.toolCallId) } : {}),
+      });
+    }
+  }
+  userMessage(ordered.filter((b) => ORDER[b.kind] >= 7));
   return {
     model,
-    system: system.map((b) => b.text).join('\n\n'),
+    system: clean(system.map((b) => b.text).join('\n\n'), 'builtin:system'),
     messages,
     tools: hasTools ? TOOL_DEFINITIONS : [],
     maxOutputTokens,
+    redactions,
   };
 }

@@ -7,7 +7,7 @@ import { joinLines } from '../trim/lines';
 import type { Lines, TrimOptions } from '../trim/types';
 import type { Block, Decision, StageResult, TrimInfo } from '../types';
 import { makeBlock, priorityFor } from './collect';
-import { escapeXml, wrap } from './render';
+import { escapeContent, wrap } from './render';
 
 /** Up to this size the original is counted exactly for the record; above it, its tokens are an estimate. */
 const EXACT_ORIGINAL_BYTES = 1 << 20;
@@ -24,7 +24,7 @@ export interface TrimInput extends ToolOutputFile {
 export function trimOptions(policy: Policy, tokenizer: Tokenizer, maxTokens: number): TrimOptions {
   return {
     maxTokens,
-    count: (t) => tokenizer.count(escapeXml(t)),
+    count: (t) => tokenizer.count(escapeContent(t)),
     windowLines: policy.trim.log_window_lines,
     maxStackLines: policy.trim.max_stack_lines,
     headLines: policy.trim.command_head_lines,

@@ -5,6 +5,7 @@ import { InputError } from '../errors';
 import type { Policy } from '../policy';
 import { fileLines } from '../sources/scan';
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
+import { isSecretPath } from '../redact/files';
 import { redactLines } from '../sources/secrets';
 import type { Lines } from '../trim/types';
 
@@ -49,6 +50,7 @@ export function loadToolResults(root: string, specs: ToolResultSpec[], policy: P
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   return specs.map((spec) => {
     const abs = path.resolve(cwd, spec.file);
+    if (isSecretPath(abs)) throw new InputError(`tool result is a secret file by name (--tool-result ${spec.name}=${spec.file}): refused, never read or sent`, spec.file);
     let stat: fs.Stats;
     try {
       stat = fs.statSync(abs);

@@ -1,4 +1,6 @@
+import type { RequestRedaction } from '../chain/render';
 import type { SessionReport } from '../chain/session';
+import { PLACEHOLDER_RE, redactDeep } from '../redact/apply';
 import type { Snapshot } from '../sources/snapshot';
 import type { Block, Decision, Decisions, Warning } from '../types';
 
@@ -35,6 +37,19 @@ export interface Manifest {
   session: SessionReport;
   degraded: Decision[];
   warnings: Warning[];
+  /** Every secret kept out of the request: where it was (never what), and the rule that matched. */
+  redactions: RedactionEntry[];
+}
+
+export interface RedactionEntry {
+  source: string;
+  /**
+   * 1-based line: in the file as read (`read`), in the tool output as sent (`tool-output`), or in the block as
+   * wrapped for the request (`request`: a secret in a title, label, path or id that the readers did not see).
+   */
+  line?: number;
+  rule: string;
+  stage: 'read' | 'tool-output' | 'request';
 }
 
 export function zoneOf(block: Block): string {
@@ -82,10 +97,32 @@ export interface ManifestInput {
   shape: string;
   bytes: number;
   now: () => Date;
+  /** What render's redaction pass caught in the request itself. */
+  requestRedactions?: RequestRedaction[];
 }
 
-/** The manifest is the concatenation of every stage's decisions, plus what was finally selected. */
+/** The redactions of one call: from the readers' warnings, the placeholders in the tool output sent, and render's pass. */
+function redactionsOf(input: ManifestInput): RedactionEntry[] {
+  const out: RedactionEntry[] = [];
+  for (const w of input.decisions.warnings) if (w.rule) out.push({ source: w.source, ...(w.line !== undefined ? { line: w.line } : {}), rule: w.rule, stage: 'read' });
+  for (const b of input.blocks.filter((x) => x.kind === 'tool_result')) {
+    b.text.split('\n').forEach((text, i) => {
+      for (const m of text.matchAll(PLACEHOLDER_RE)) out.push({ source: b.source, line: i + 1, rule: m[0].slice(10, -1).replace(/…$/, ''), stage: 'tool-output' });
+    });
+  }
+  for (const r of input.requestRedactions ?? []) out.push({ source: r.source, line: r.line, rule: r.rule, stage: 'request' });
+  return out;
+}
+
+/**
+ * The manifest is the concatenation of every stage's decisions, plus what was finally selected. It is written to
+ * disk and shown: every string in it passes the redaction rule set (a secret in a file name, a title or an id).
+ */
 export function buildManifest(input: ManifestInput): Manifest {
+  return redactDeep(manifestOf(input));
+}
+
+function manifestOf(input: ManifestInput): Manifest {
   const { snapshot, blocks, decisions } = input;
   const zones: Record<string, number> = { protected: 0, session: 0, index: 0, documents: 0, tool_results: 0 };
   for (const b of blocks) zones[zoneOf(b)] += b.tokens;
@@ -119,5 +156,6 @@ export function buildManifest(input: ManifestInput): Manifest {
     session: input.session,
     degraded: decisions.degraded,
     warnings: decisions.warnings,
+    redactions: redactionsOf(input),
   };
 }

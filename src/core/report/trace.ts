@@ -62,6 +62,11 @@ export function renderTrace(m: Manifest): string {
     for (const w of m.warnings) out.push(`  ${[w.source, w.line, w.column].filter((x) => x !== undefined).join(':')}: ${w.message}`);
   }
 
+  if (m.redactions?.length) {
+    out.push('', 'REDACTIONS (secrets replaced by [REDACTED:rule], not sent)');
+    for (const r of m.redactions) out.push(`  ${[r.source, r.line].filter((x) => x !== undefined).join(':')}  ${r.rule}  (${r.stage})`);
+  }
+
   out.push('', 'FINAL REQUEST');
   out.push(`  ${num(b.final)} / ${num(b.max_input)} tokens  (${num(m.request_bytes)} bytes)`);
   return out.join('\n') + '\n';

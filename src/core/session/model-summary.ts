@@ -1,4 +1,5 @@
 import { escapeAttr, escapeXml, type NeutralRequest } from '../chain/render';
+import { redact } from '../redact/apply';
 import type { SessionEvent } from '../types';
 import { constraintsInPlay, type Constraint } from './constraints';
 import { SUMMARY_JSON_SCHEMA } from './schema';
@@ -52,7 +53,8 @@ export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest 
     'Summarize these events as one session_summary JSON object.',
   ].join('\n\n');
   return {
-    request: { model: input.model, system, messages: [{ role: 'user', content, blocks: [] }], tools: [], maxOutputTokens: input.maxOutputTokens ?? 2000 },
+    // This request does not go through render: it passes the redaction rule set here (paths, ids, quoted text).
+    request: { model: input.model, system, messages: [{ role: 'user', content: redact(content).text, blocks: [] }], tools: [], maxOutputTokens: input.maxOutputTokens ?? 2000 },
     schemaName: 'session_summary',
     schema: SUMMARY_JSON_SCHEMA,
   };

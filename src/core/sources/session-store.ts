@@ -1,12 +1,20 @@
 import * as fs from 'node:fs';
 import type { SessionEvent, SessionEventType, Warning } from '../types';
-import { redactSecrets } from './secrets';
+import { safeId, SAFE_ID } from '../chain/safe-id';
+import { holdsSecret, redact } from '../redact/apply';
 
 const TYPES: readonly SessionEventType[] = ['user', 'assistant', 'tool_call', 'tool_result'];
 
+/** An event id: short, plain, no secret (it is written in attributes, block sources and the manifest). */
+export const EVENT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+
 /**
  * Parse a stored session (JSON lines). A corrupt line is reported with its line number and skipped; the rest
- * of the session survives.
+ * of the session survives. Stored text is data: secrets are redacted (reported with line and rule); an event id
+ * that is not a plain id becomes `line-N`; a call id that a provider would refuse (or that holds a secret)
+ * becomes a stable stand-in, the same for the call and its results; a tool call whose tool name no provider
+ * accepts is skipped with its reason (its results are then reported as orphans and not replayed), because it
+ * cannot be replayed as a call.
  */
 export function parseSession(text: string, source: string): { events: SessionEvent[]; warnings: Warning[] } {
   const events: SessionEvent[] = [];
@@ -28,15 +36,32 @@ export function parseSession(text: string, source: string): { events: SessionEve
       return;
     }
     const v = value as Record<string, unknown>;
-    const { text: clean, found } = redactSecrets(String(v.text));
-    if (found.length) warnings.push({ source, line, message: `secret redacted in session event (${found.map((f) => f.kind).join(', ')}): not sent` });
+    const tool = typeof v.tool === 'string' ? v.tool : undefined;
+    if (v.type === 'tool_call' && tool !== undefined && !SAFE_ID.test(tool)) {
+      warnings.push({ source, line, message: `invalid session event skipped: tool name is not ${SAFE_ID.source} (a name providers accept), so the call cannot be replayed` });
+      return;
+    }
+    if (tool !== undefined && !SAFE_ID.test(tool)) warnings.push({ source, line, message: `tool name is not ${SAFE_ID.source}: left out of the replayed ${String(v.type)}` });
+    const { text: clean, found } = redact(String(v.text));
+    for (const f of found) warnings.push({ source, line: line, rule: f.rule, message: `secret redacted in session event (${f.rule}, line ${f.line} of its text): not sent` });
+    let id = v.id === undefined ? `line-${line}` : String(v.id);
+    if (!EVENT_ID.test(id) || holdsSecret(id)) {
+      const rule = redact(id).found[0]?.rule;
+      id = `line-${line}`;
+      warnings.push({ source, line, ...(rule ? { rule } : {}), message: `session event id is not ${EVENT_ID.source} or holds a secret: replayed as ${id}` });
+    }
+    let callId = typeof v.call_id === 'string' ? v.call_id : undefined;
+    if (callId !== undefined && safeId(callId) !== callId) {
+      callId = safeId(callId);
+      warnings.push({ source, line, message: `call_id is not ${SAFE_ID.source} or holds a secret: replayed as ${callId}` });
+    }
     events.push({
-      id: String(v.id ?? `line-${line}`),
+      id,
       ts: typeof v.ts === 'string' ? v.ts : undefined,
       type: v.type as SessionEventType,
       text: clean,
-      call_id: typeof v.call_id === 'string' ? v.call_id : undefined,
-      tool: typeof v.tool === 'string' ? v.tool : undefined,
+      call_id: callId,
+      tool: tool !== undefined && SAFE_ID.test(tool) ? tool : undefined,
       line,
     });
   });

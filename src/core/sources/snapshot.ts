@@ -36,6 +36,8 @@ export interface Snapshot {
 
 export interface Task {
   text: string;
+  /** The line of the task file where `text` starts (for the manifest's redaction lines). */
+  firstLine?: number;
   /** Workspace-relative path of the task file, or `task` for literal text. */
   source: string;
   component?: string;
@@ -93,6 +95,11 @@ export function displayPath(root: string, abs: string): string {
   return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
 }
 
+/** How many lines `text.trim()` drops at the start. */
+export function leadingLines(text: string): number {
+  return (text.slice(0, text.length - text.trimStart().length).match(/\n/g) ?? []).length;
+}
+
 export function loadTask(root: string, task: string, cwd = process.cwd()): Task {
   const candidate = path.resolve(cwd, task);
   let isFile = false;
@@ -103,10 +110,12 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
   }
   if (!isFile) return { text: task, source: 'task', files: [] };
   const source = displayPath(root, candidate);
-  const { data, body } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
+  const { data, body, bodyLine } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
   const heading = stringValue(data.title);
+  const prepended = Boolean(heading && !body.includes(heading));
   return {
-    text: heading && !body.includes(heading) ? `# ${heading}\n\n${body.trim()}` : body.trim(),
+    text: prepended ? `# ${heading}\n\n${body.trim()}` : body.trim(),
+    firstLine: bodyLine + leadingLines(body) - (prepended ? 2 : 0),
     source,
     component: stringValue(data.component),
     files: stringList(data.files) ?? [],

@@ -50,7 +50,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     assert.deepEqual(call.tool_calls.map((c) => [c.id, c.function.name, c.function.arguments]), [['call_1', 'read_document', '{"path":"docs/runbook.md","heading":"Known errors"}']]);
     const result = second.find((m) => m.role === 'tool') as { tool_call_id: string; content: string };
     assert.equal(result.tool_call_id, 'call_1');
-    assert.match(result.content, /^<tool-output source="session:loop-s1-result1" trust="tool-output">\ndocs\/runbook\.md, section "Known errors"\n\n## Known errors\n/);
+    assert.match(result.content, /^<tool-output source="session" id="loop-s1-result1" trust="tool-output">\ndocs\/runbook\.md, section "Known errors"\n\n## Known errors\n/);
     assert.match(result.content, /`CartExpired`: the cart TTL is 30 minutes\./);
     assert.equal(second[second.length - 1].role, 'user', 'the task stays last');
     assert.deepEqual(outcome.events.map((e) => [e.type, e.id, e.call_id]), [
@@ -133,8 +133,8 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const notice = (body(s, 1).messages.filter((m) => m.role === 'tool') as { content: string }[])[0].content;
     assert.equal(
       notice,
-      '<tool-output source="session:loop-s1-result1" trust="tool-output">\n' +
-        `[offloaded: the result of search_workspace (${n} tokens) is not in this context (${n} tokens &gt; per_result_tokens 300); the full result is at ${file}. ` +
+      '<tool-output source="session" id="loop-s1-result1" trust="tool-output">\n' +
+        `[offloaded: the result of search_workspace (${n} tokens) is not in this context (${n} tokens > per_result_tokens 300); the full result is at ${file}. ` +
         'The preview below is for navigation only: inspect the file with inspect_offloaded (head, grep, count, shape) rather than reading it whole.]\n' +
         'preview, first 40 characters:\n120 matching lines in 1 file for "SKU-" \npreview, last 40 characters:\nmd:52: - SKU-1049: item 49, discontinued\n</tool-output>',
     );
@@ -207,7 +207,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     assert.equal((next.content as { type: string; tool_use_id?: string }[])[0].tool_use_id, 'toolu_9');
     assert.equal(
       (next.content as { content?: string }[])[0].content,
-      '<tool-output source="session:loop-s1-result1" trust="tool-output">\n2 matching lines in 2 files for "ttl"\nconfig/app.properties:1: checkout.ttl.minutes=30\ndocs/runbook.md:18: - `CartExpired`: the cart TTL is 30 minutes.\n</tool-output>',
+      '<tool-output source="session" id="loop-s1-result1" trust="tool-output">\n2 matching lines in 2 files for "ttl"\nconfig/app.properties:1: checkout.ttl.minutes=30\ndocs/runbook.md:18: - `CartExpired`: the cart TTL is 30 minutes.\n</tool-output>',
     );
     outcome.steps.forEach((step, i) => assert.equal(s.received[i].body, step.assembly.serialized));
   });

@@ -45,7 +45,8 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.deepEqual(roles, ['user', 'assistant(c5)', 'tool[c5]', 'assistant', 'assistant(c6)', 'tool[c6]', 'assistant', 'user', 'assistant', 'user']);
     const context = plain.neutral.messages[0].content;
     assert.ok(context.includes('<session-summary source=".context/session.jsonl#summary" trust="session">\n# Summary of session events e01…e16 (16 events), extractive fallback'));
-    assert.ok(!plain.neutral.messages.some((m) => m.content.startsWith('Forget TRACE in prod')), 'e08 is folded, not replayed raw');
+    assert.ok(!plain.neutral.messages.some((m) => m.content.startsWith('<turn ') && m.content.includes('\nForget TRACE in prod')), 'e08 is folded, not replayed raw');
+    assert.equal(plain.neutral.messages.filter((m) => m.content.startsWith('<turn ')).length, 4, 'the replayed user and assistant events are marked as turns');
   });
 
   it('reuses a stored model summary that passes validation', () => {
@@ -67,7 +68,7 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.deepEqual(counts, { stored: 24, kept_raw: 24, compacted: 0, omitted: 0 });
     assert.ok(a.trace.includes(`  summary of e01…e16 REJECTED, raw events kept: ${why}\n`));
     assert.ok(!a.neutral.messages[0].content.includes('<session-summary'));
-    assert.ok(a.neutral.messages.some((m) => m.role === 'user' && m.content.startsWith('No, keep validation of provided values.')), 'e15 is replayed raw');
+    assert.ok(a.neutral.messages.some((m) => m.role === 'user' && /^<turn source="\.context\/session\.jsonl" line="15" id="e15" role="user" trust="session">\nNo, keep validation of provided values\./.test(m.content)), 'e15 is replayed raw');
   });
 
   it('never changes the stored history', () => {

@@ -61,7 +61,7 @@ describe('pinned and mandatory blocks are never summarized', () => {
     const why = `pinned constraint missing: "${RULE}" (docs/contract.md, quoted in e05)`;
     assert.deepEqual(a.manifest.rejected.filter((d) => d.kind === 'session_summary').map((d) => d.reason), [`summary rejected, raw events kept for this call: ${why}`]);
     assert.equal(occurrences(a.neutral.messages[0].content, PINNED_BLOCK), 1);
-    assert.ok(a.neutral.messages.some((m) => m.role === 'user' && m.content === EVENTS[4].text), 'e05 is replayed raw');
+    assert.ok(a.neutral.messages.some((m) => m.role === 'user' && m.content.includes(' id="e05" role="user" trust="session">\n') && m.content.endsWith(`>\n${EVENTS[4].text}\n</turn>`)), 'e05 is replayed raw');
   });
 
   it('a summary that keeps it is used, and the pinned block is re-injected verbatim after every compaction', () => {

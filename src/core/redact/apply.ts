@@ -1,0 +1,146 @@
+import { HINT, RULES, type SecretRule } from './rules';
+
+/**
+ * The redaction pass: every rule of `rules.ts` is matched against the original text, overlaps are resolved
+ * (earliest first, then longest), and each secret is replaced by `[REDACTED:rule-id]`. Line numbers are those of
+ * the original text. The pass is idempotent: a placeholder matches no rule.
+ */
+
+export interface Redaction {
+  rule: string;
+  /** 1-based line of the original text where the secret starts. */
+  line: number;
+}
+
+export interface Redacted {
+  text: string;
+  found: Redaction[];
+}
+
+interface Hit {
+  start: number;
+  end: number;
+  rule: SecretRule;
+}
+
+export const PLACEHOLDER_RE = /\[REDACTED:[a-z0-9-]+…?\]/g;
+
+export function placeholder(rule: string): string {
+  return `[REDACTED:${rule}]`;
+}
+
+/** Each rule's pattern with match indices (`d`), built once. */
+const INDEXED = new WeakMap<SecretRule, RegExp>();
+function indexed(rule: SecretRule): RegExp {
+  let re = INDEXED.get(rule);
+  if (!re) INDEXED.set(rule, (re = new RegExp(rule.re.source, rule.re.flags.includes('d') ? rule.re.flags : rule.re.flags + 'd')));
+  return re;
+}
+
+function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
+  const hits: Hit[] = [];
+  for (const rule of rules) {
+    const re = indexed(rule);
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const secret = m.groups?.secret ?? m[0];
+      if (secret.length === 0 || (rule.accept && !rule.accept(secret, m))) {
+        // Try again from the next character: a match that is not a secret may hide one that starts inside it.
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+      const start = m.indices?.groups?.secret ? m.indices.groups.secret[0] : m.index;
+      hits.push({ start, end: start + secret.length, rule });
+    }
+  }
+  hits.sort((a, b) => a.start - b.start || b.end - a.end);
+  // A placeholder already in the text is never part of a secret: that keeps the pass idempotent.
+  const placed = text.includes('[REDACTED:') ? [...text.matchAll(PLACEHOLDER_RE)].map((m) => [m.index, m.index + m[0].length]) : [];
+  const kept: Hit[] = [];
+  for (const h of hits) {
+    if (kept.length && h.start < kept[kept.length - 1].end) continue;
+    if (placed.some(([a, b]) => h.start < b && a < h.end)) continue;
+    kept.push(h);
+  }
+  return kept;
+}
+
+/** Redact one text. */
+export function redact(text: string, rules: readonly SecretRule[] = RULES): Redacted {
+  if (text.length === 0 || (rules === RULES && !HINT.test(text))) return { text, found: [] };
+  const hits = hitsOf(text, rules);
+  if (hits.length === 0) return { text, found: [] };
+  const parts: string[] = [];
+  const found: Redaction[] = [];
+  let at = 0;
+  let line = 1;
+  let next = text.indexOf('\n');
+  for (const h of hits) {
+    while (next !== -1 && next < h.start) {
+      line++;
+      next = text.indexOf('\n', next + 1);
+    }
+    parts.push(text.slice(at, h.start), placeholder(h.rule.id));
+    found.push({ rule: h.rule.id, line });
+    at = h.end;
+  }
+  parts.push(text.slice(at));
+  return { text: parts.join(''), found };
+}
+
+/** Redact every string of a plain JSON-like value (object keys included), keeping its shape. */
+export function redactDeep<T>(value: T, found: Redaction[] = []): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const r = redact(v);
+      found.push(...r.found);
+      return r.text;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k) as string, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** How many placeholders a text holds. */
+export function countRedactions(text: string): number {
+  return (text.match(PLACEHOLDER_RE) ?? []).length;
+}
+
+/** True when the text holds a secret that a rule would redact. */
+export function holdsSecret(text: string): boolean {
+  return HINT.test(text) && hitsOf(text, RULES).length > 0;
+}
+
+const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const KEY_END = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+
+/**
+ * Redact a stream of lines, for text read line by line (logs, tool output, search): each line as `redact`
+ * does, and a private key block whole, from its BEGIN line to its END line.
+ */
+export function redactLines(lines: () => Iterable<string>): () => Iterable<string> {
+  return () => ({
+    *[Symbol.iterator]() {
+      let inKey = false;
+      for (const line of lines()) {
+        if (inKey) {
+          const end = KEY_END.exec(line);
+          if (end) {
+            inKey = false;
+            yield placeholder('private-key') + line.slice(end.index + end[0].length);
+          }
+          continue;
+        }
+        const begin = KEY_BEGIN.exec(line);
+        if (begin && !KEY_END.test(line.slice(begin.index))) {
+          inKey = true;
+          yield line.slice(0, begin.index) + '[REDACTED:private-key…]';
+          continue;
+        }
+        yield line.length > 0 ? redact(line).text : line;
+      }
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import picomatch from 'picomatch';
+
+/**
+ * Files that hold secrets by convention. Their content is never read into a request, whichever way a path comes
+ * in: the workspace scan, a pin, read_document, a tool result. Examples and templates (`.env.example`) are not.
+ */
+const SECRET_FILES = picomatch(
+  [
+    '**/.env',
+    '**/.env.*',
+    '**/*.env',
+    '**/*.pem',
+    '**/*.key',
+    '**/*.p12',
+    '**/*.pfx',
+    '**/*.jks',
+    '**/*.keystore',
+    '**/id_rsa*',
+    '**/id_dsa*',
+    '**/id_ecdsa*',
+    '**/id_ed25519*',
+    '**/.npmrc',
+    '**/.pypirc',
+    '**/.netrc',
+    '**/_netrc',
+    '**/.pgpass',
+    '**/.git-credentials',
+    '**/.htpasswd',
+    '**/credentials*.json',
+    '**/.aws/credentials',
+    '**/.docker/config.json',
+    '**/*.tfstate',
+  ],
+  { dot: true, nocase: true },
+);
+const NOT_SECRET = /\.(?:example|sample|template|dist|pub)$/i;
+
+/** True for a path (workspace-relative or absolute, `/` or `\`) that names a secret file. */
+export function isSecretPath(p: string): boolean {
+  const rel = p.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
+  return SECRET_FILES(rel) && !NOT_SECRET.test(rel);
+}

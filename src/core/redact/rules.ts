@@ -1,0 +1,163 @@
+/**
+ * The secret rule set, as data, in the style of gitleaks: one entry per known credential format (a provider's
+ * prefix and alphabet), plus the generic rules for credentials written as headers, URLs, XML elements and
+ * name–value pairs. `apply.ts` runs them; nothing else knows a pattern.
+ *
+ * Every pattern is bounded (no unbounded run before a fixed suffix), so a hostile line costs linear time.
+ * `secret` names the capture group that holds the secret: only that part is replaced, so `password: "…"` keeps
+ * its name and quotes and stays valid code.
+ */
+
+export interface SecretRule {
+  /** Stable id, written in the placeholder `[REDACTED:id]` and in the manifest. */
+  id: string;
+  description: string;
+  /** Global regex; `secret` (a named group) is what gets replaced, else the whole match. */
+  re: RegExp;
+  /** Extra check on the secret part (entropy, placeholders); false keeps the text as it is. */
+  accept?: (secret: string, match: RegExpExecArray) => boolean;
+}
+
+/** Shannon entropy in bits per character. */
+export function entropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** Template variables, masks, examples and code: values that are not a literal secret. */
+const PLACEHOLDER = /^(?:\$|\{|%|<|\*|\.\.\.|…|x{3,}|X{3,}|\[REDACTED|your[-_]|example|sample|dummy|changeme|placeholder|redacted|none|null|nil|undefined|true|false|required|optional|todo|string|secret|password|passwd|token|bearer|basic|env\b)/i;
+/** Documentation values: `ghp_exampletoken`, `my-dummy-key`, `sk-your-key-here`. */
+const EXAMPLE = /example|sample|dummy|placeholder|changeme|your[-_]|x{4,}|X{4,}/i;
+/** The value is read from somewhere else (a call, a member, an index, an interpolation) or is a regex literal. */
+const EXPRESSION = /[()[\]{}]|^[!\\]|^\/\^|\\[sdwbSDWB]|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$|^process\.env|^os\.environ|^ENV\[/;
+
+const hasDigit = (s: string) => /\d/.test(s);
+const hasLetter = (s: string) => /[A-Za-z]/.test(s);
+const identifierShaped = (s: string) => /^[A-Za-z_$][\w$]*!?$/.test(s);
+
+/** A known-format token: enough entropy to be random (rules out `sk-this-is-a-sentence-of-words`-like text). */
+const random = (min: number) => (s: string) => entropy(s) >= min && hasDigit(s) && hasLetter(s);
+
+/**
+ * The value of a secret-looking name is a literal secret: not a placeholder, not an expression, and random
+ * enough. Quoted literals are judged on length and entropy; an unquoted value shaped like an identifier is a
+ * variable in code unless it carries digits (`DB_PASS=hunter22`) or is long and random.
+ */
+/** Paths, URLs and namespaced keys (`/oauth2/v2.0/token`, `msal.cache.encryption`): names of things, not secrets. */
+const REFERENCE = /^(?:\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)|^[A-Za-z][A-Za-z0-9]*(?:[.:][A-Za-z][A-Za-z0-9]*)+$/;
+
+export function literalSecret(value: string, quoted: boolean): boolean {
+  if (value.length < 6 || PLACEHOLDER.test(value) || EXAMPLE.test(value) || REFERENCE.test(value) || /\s/.test(value)) return false;
+  const h = entropy(value);
+  if (h < 2.3) return false;
+  if (quoted) return hasDigit(value) || /[^A-Za-z0-9]/.test(value) || /[a-z]/.test(value) === /[A-Z]/.test(value) ? value.length >= 6 : value.length >= 12;
+  if (EXPRESSION.test(value)) return false;
+  if (identifierShaped(value)) return hasDigit(value) && hasLetter(value) && h >= 2.5;
+  return h >= 2.5;
+}
+
+const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** `GRANT_TYPE_REFRESH_TOKEN = 'refresh_token'`: the value only names what the key is. */
+const namesItself = (value: string, name = '') => squash(value).length > 0 && squash(name).endsWith(squash(value));
+
+/**
+ * After an unquoted value shaped like an identifier: the end of the line, a comment, the next `key=` pair or a
+ * query-string `&` (env files, YAML, properties, logfmt, URLs). In code it is an operator or a separator:
+ * `apiKey: tokenProvider ?? apiKey,` is a variable.
+ */
+function configTail(m: RegExpExecArray): boolean {
+  const rest = m.input.slice(m.index + m[0].length, m.index + m[0].length + 80);
+  return /^(?:[ \t]*(?:\r?\n|$)|[ \t]+#|[ \t]+[A-Za-z_][\w.-]*=|&|["'<>])/.test(rest);
+}
+
+/** A case-insensitive spelling of a word without the `i` flag (the rest of the pattern stays case-sensitive). */
+const ci = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+const SECRET_WORDS = ['password', 'passwd', 'passphrase', 'pass', 'pwd', 'pw', 'secret', 'token', 'apikey', 'api_key', 'api-key', 'credentials', 'credential', 'private_key', 'signing_key', 'secret_key', 'key_base', 'sas'];
+const KEY_QUALIFIERS = ['api', 'access', 'secret', 'private', 'signing', 'encryption', 'client', 'master', 'auth', 'app', 'license', 'account', 'storage', 'subscription', 'service'];
+const CAMEL = ['Password', 'Passwd', 'Passphrase', 'Pwd', 'Secret', 'Token', 'Credentials', 'Credential', ...KEY_QUALIFIERS.map((q) => `${q[0].toUpperCase()}${q.slice(1)}Key`)];
+/**
+ * A name that holds a secret: its last part (split on `_ - .` and camelCase) is a credential word, or a key
+ * qualified as one (`api_key`, `secretKey`, `AccessKey`). `token_type`, `tokenizer`, `passwordField`, `cacheKey` are not.
+ */
+const NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?<![A-Za-z])(?:${[...SECRET_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')}))`;
+
+const isPlainValue = (v: string) => !PLACEHOLDER.test(v) && !EXPRESSION.test(v) && v.length >= 8;
+
+/**
+ * A text that matches none of these cannot match any rule (each rule needs one of them): the pass skips it after
+ * one cheap scan. Keep it in step with RULES (the corpus test checks every secret spelling against it).
+ */
+export const HINT = /key|token|pass|pwd|pw|secret|credential|sas|authorization|bearer|:\/\/|A(?:KIA|SIA|BIA|CCA|3T)|gh[pousr]_|github_pat_|gl(?:pat|ptt|rt|dt)-|xox|_live_|_test_|whsec_|sk-|AIza|GOCSPX|npm_|pypi-|hf_|SG\.|_v1_|shp|eyJ/i;
+
+export const RULES: SecretRule[] = [
+  {
+    id: 'private-key',
+    description: 'PEM / OpenSSH / PGP private key block',
+    re: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g,
+    // A key has a body; documentation that writes the markers around `...` does not.
+    accept: (s) => (s.replace(/-----[A-Z0-9 ]+-----/g, '').match(/[A-Za-z0-9+/]/g) ?? []).length >= 16,
+  },
+  { id: 'aws-access-key', description: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  { id: 'github-token', description: 'GitHub token (classic, OAuth, app, refresh)', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
+  { id: 'github-pat', description: 'GitHub fine-grained personal access token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
+  { id: 'gitlab-token', description: 'GitLab personal, project or runner token', re: /\b(?:glpat|glptt|glrt|gldt)-[A-Za-z0-9_-]{20,64}\b/g },
+  { id: 'slack-webhook', description: 'Slack incoming webhook URL', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,200}/g },
+  { id: 'slack-token', description: 'Slack bot, user, app or config token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,250}/g, accept: random(2.5) },
+  { id: 'stripe-key', description: 'Stripe secret or restricted key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g },
+  { id: 'stripe-webhook-secret', description: 'Stripe webhook signing secret', re: /\bwhsec_[A-Za-z0-9]{24,128}\b/g },
+  { id: 'anthropic-key', description: 'Anthropic API key', re: /\bsk-ant-[A-Za-z0-9_-]{20,200}/g },
+  { id: 'openai-key', description: 'OpenAI API key (legacy, project, service account, admin)', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}/g, accept: random(3.2) },
+  { id: 'google-api-key', description: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { id: 'google-oauth-secret', description: 'Google OAuth client secret', re: /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g },
+  { id: 'npm-token', description: 'npm access token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { id: 'pypi-token', description: 'PyPI upload token', re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,300}/g },
+  { id: 'huggingface-token', description: 'Hugging Face access token', re: /\bhf_[A-Za-z0-9]{34,40}\b/g },
+  { id: 'sendgrid-key', description: 'SendGrid API key', re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
+  { id: 'digitalocean-token', description: 'DigitalOcean token', re: /\bdo[por]_v1_[a-f0-9]{64}\b/g },
+  { id: 'shopify-token', description: 'Shopify access token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { id: 'jwt', description: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  {
+    id: 'url-credentials',
+    description: 'password in a URL (scheme://user:password@host)',
+    re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#"'<>]{0,128}:(?<secret>[^\s@/?#"'<>]{1,256})@/gi,
+    accept: (s) => !PLACEHOLDER.test(s) && !/^\{.*\}$|^\$/.test(s),
+  },
+  {
+    id: 'bearer-token',
+    description: 'Bearer / Token credential (Authorization header or similar)',
+    re: /\b(?:Bearer|Token)\s+(?<secret>[A-Za-z0-9._~+/-]{16,4096}=*)/gi,
+    accept: (s) => hasDigit(s) && hasLetter(s) && entropy(s) >= 3,
+  },
+  { id: 'basic-auth', description: 'HTTP Basic credentials', re: /\bAuthorization["']?\s*[:=]\s*["']?Basic\s+(?<secret>[A-Za-z0-9+/]{8,1024}={0,2})/gi },
+  {
+    id: 'api-key-header',
+    description: 'API key header (X-Api-Key, Api-Key, X-Auth-Token, Private-Token, …)',
+    re: /\b(?:X-Api-Key|Api-Key|X-Auth-Token|X-Access-Token|Private-Token|X-Goog-Api-Key|Ocp-Apim-Subscription-Key)["']?\s*:\s*["']?(?<secret>[^\s"',;]{8,512})/gi,
+    accept: isPlainValue,
+  },
+  {
+    id: 'xml-secret',
+    description: 'secret in an XML element (<password>…</password>)',
+    re: /<(?<tag>password|passwd|pwd|secret|api[_-]?key|apikey|token|access[_-]?token|client[_-]?secret|private[_-]?key)>(?<secret>[^<\n]{1,512})<\/\k<tag>>/gi,
+    accept: (s) => s.trim().length >= 4 && !PLACEHOLDER.test(s.trim()),
+  },
+  {
+    id: 'assigned-secret',
+    description: 'a credential-named key given a quoted literal value',
+    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<q1>["']?)(?<name>${NAME})\\k<q1>\\s*(?::=|=>|=(?![=>~])|:(?![:=]))\\s*(?<q>["'\`])(?<secret>[^"'\`\\n]{1,512})\\k<q>`, 'g'),
+    accept: (s, m) => literalSecret(s, true) && !namesItself(s, m.groups?.name),
+  },
+  {
+    id: 'assigned-secret',
+    description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings)',
+    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *)(?<secret>[^\\s"'\`,;&)<>]{1,512})(?=$|[\\s&"'<>])`, 'gm'),
+    accept: (s, m) => literalSecret(s, false) && !namesItself(s, m.groups?.name) && (!/^[A-Za-z_$][\w$]*!?$/.test(s) || configTail(m)),
+  },
+];
