@@ -40,6 +40,8 @@ export interface Task {
   source: string;
   component?: string;
   files: string[];
+  /** What reading the task file found (front matter that is not YAML): reported, never run. */
+  warnings?: Warning[];
 }
 
 export interface Pin {
@@ -103,13 +105,14 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
   }
   if (!isFile) return { text: task, source: 'task', files: [] };
   const source = displayPath(root, candidate);
-  const { data, body } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
+  const { data, body, warning } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
   const heading = stringValue(data.title);
   return {
     text: heading && !body.includes(heading) ? `# ${heading}\n\n${body.trim()}` : body.trim(),
     source,
     component: stringValue(data.component),
     files: stringList(data.files) ?? [],
+    ...(warning ? { warnings: [{ source, line: warning.line, message: warning.message }] } : {}),
   };
 }
 
@@ -134,7 +137,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
-  const warnings: Warning[] = [...scan.warnings];
+  const warnings: Warning[] = [...(task.warnings ?? []), ...scan.warnings];
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
