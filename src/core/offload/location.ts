@@ -25,6 +25,7 @@ export function offloadLocation(root: string, policy: Policy): string {
   // The nearest folder that exists, resolved through links, plus the part still to be created.
   let existing = abs;
   while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  if (existing !== abs && !fs.statSync(existing).isDirectory()) refuse(`is below a file (${path.relative(root, existing) || existing}), not a folder: refused`);
   const real = path.join(realOrSelf(existing), path.relative(existing, abs));
   const rel = path.relative(realRoot, real);
   if (rel === '') refuse('is the workspace folder itself: refused');
@@ -49,9 +50,10 @@ function realOrSelf(p: string): string {
 
 /** The file and line of `offload.dir` in the policy that set it; undefined when no policy file sets it. */
 function policyLine(root: string, origin: string | undefined): { file: string; line?: number; column?: number } | undefined {
-  const file = origin ?? (fs.existsSync(path.join(root, DEFAULT_SOURCE)) ? DEFAULT_SOURCE : undefined);
+  const file = origin && origin !== 'defaults' ? origin : (fs.existsSync(path.join(root, DEFAULT_SOURCE)) ? DEFAULT_SOURCE : undefined);
   if (!file) return undefined;
   try {
+    if (!fs.statSync(path.resolve(root, file)).isFile()) return undefined; // never open a FIFO
     const text = fs.readFileSync(path.resolve(root, file), 'utf8');
     const counter = new LineCounter();
     const doc = parseDocument(text, { lineCounter: counter });

@@ -163,7 +163,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
-  const warnings: Warning[] = [...(options.policyFile || options.policy?.origin ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
+  const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
@@ -226,6 +226,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   // A file the chain would have read but could not (binary, unreadable, a FIFO or device) is reported, never lost.
   for (const skipped of scan.skipped) {
     const p = skipped.path;
+    if (p === POLICY_FILE || p === PINS_FILE || p === sessionRel) continue; // reported by their own readers
     const wanted = instructionFamily(p) || toolGlob(p) || formatOf.some((f) => f.test(p)) || DOCUMENT_EXTENSIONS.test(p) || task.files.includes(p) || priorityGlobs(p) || p.startsWith('.context/');
     if (wanted) warnings.push({ source: p, message: `skipped: ${skipped.reason}; not in this request` });
   }
