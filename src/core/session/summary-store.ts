@@ -133,7 +133,11 @@ export function undoRecord(records: SummaryRecord[], now: Date, store: string): 
 // ---- thin file I/O -------------------------------------------------------------------------------------------
 
 export function readSummaryStore(file: string, label: string): { records: SummaryRecord[]; warnings: Warning[] } {
-  if (!fs.existsSync(file)) return { records: [], warnings: [] };
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st) return { records: [], warnings: [] };
+  if (st.isDirectory()) throw new InputError('is a folder, not a summary store (JSON lines)', label);
+  // A FIFO or device is never opened (reading it would block): skipped, with a warning.
+  if (!st.isFile()) return { records: [], warnings: [{ source: label, message: 'skipped: not a regular file (a FIFO or device), never opened; no stored summary used' }] };
   return parseSummaryStore(fs.readFileSync(file, 'utf8'), label);
 }
 

@@ -80,7 +80,9 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
     const here = rules.slice();
     const gitignore = path.join(dir, '.gitignore');
     const ignoreStat = statOrUndefined(gitignore);
-    if (ignoreStat && !ignoreStat.isFile()) {
+    if (ignoreStat && !insideRoot(realRoot, gitignore)) {
+      warnings.push({ source: rel(root, gitignore), message: 'symbolic link leads outside the workspace: not followed' });
+    } else if (ignoreStat && !ignoreStat.isFile()) {
       warnings.push({ source: rel(root, gitignore), message: `skipped: ${specialKind(ignoreStat) ?? 'not a regular file'}, not read` });
     } else if (ignoreStat) {
       try {
@@ -101,7 +103,8 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
           target = fs.realpathSync(abs);
           const inside = path.relative(realRoot, target);
           if (inside.startsWith('..') || path.isAbsolute(inside)) {
-            if (!excluded(relPath)) warnings.push({ source: relPath, message: 'symbolic link leads outside the workspace: not followed' });
+            // (.gitignore was reported when its folder's rules were read)
+            if (!excluded(relPath) && entry.name !== '.gitignore') warnings.push({ source: relPath, message: 'symbolic link leads outside the workspace: not followed' });
             continue;
           }
         }
@@ -146,6 +149,16 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   };
   walk(root, realRoot, []);
   return { files, skipped, warnings };
+}
+
+/** True when `abs`, resolved through links, is inside `realRoot` (itself resolved). */
+export function insideRoot(realRoot: string, abs: string): boolean {
+  try {
+    const rel = path.relative(realRoot, fs.realpathSync(abs));
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  } catch {
+    return false;
+  }
 }
 
 function statOrUndefined(abs: string): fs.Stats | undefined {

@@ -8,7 +8,7 @@ import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { parseFrontMatter, stringList, stringValue } from './frontmatter';
-import { fileLines, fsReason, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
+import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
 import { offloadLocation } from '../offload/location';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
@@ -227,7 +227,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   for (const skipped of scan.skipped) {
     const p = skipped.path;
     if (p === POLICY_FILE || p === PINS_FILE || p === sessionRel) continue; // reported by their own readers
-    const wanted = instructionFamily(p) || toolGlob(p) || formatOf.some((f) => f.test(p)) || DOCUMENT_EXTENSIONS.test(p) || task.files.includes(p) || priorityGlobs(p) || p.startsWith('.context/');
+    const wanted = instructionFamily(p) || toolGlob(p) || formatOf.some((f) => f.test(p)) || DOCUMENT_EXTENSIONS.test(p) || task.files.includes(p) || priorityGlobs(p);
     if (wanted) warnings.push({ source: p, message: `skipped: ${skipped.reason}; not in this request` });
   }
   const lifecycle = resolveSupersession(snapshot.documents);
@@ -267,6 +267,7 @@ function readSessionChecked(abs: string, shown: string, label: string): ReturnTy
 function readConfig(root: string, name: string): string | undefined {
   const file = path.join(root, name);
   try {
+    if (!insideRoot(fs.realpathSync(root), file)) return undefined; // a link leading out of the workspace is not read
     return fs.statSync(file).isFile() && fs.statSync(file).size < 64 * 1024 ? fs.readFileSync(file, 'utf8') : undefined;
   } catch {
     return undefined;

@@ -31,6 +31,14 @@ describe('red team: CLI usage', () => {
     assert.deepEqual(warningLines(previewJson(r)), ['.context/session.jsonl: skipped: a FIFO (named pipe), never opened; no session replayed']);
   });
 
+  it('.context/session.summaries.jsonl as a FIFO is skipped with a warning, never opened', () => {
+    const root = base();
+    fifo(path.join(root, '.context', 'session.summaries.jsonl'));
+    const r = spawnCli(['preview', '--workspace', root, '--task', 'x', '--json']);
+    assert.equal(r.timedOut, false);
+    assert.deepEqual(warningLines(previewJson(r)), ['.context/session.summaries.jsonl: skipped: not a regular file (a FIFO or device), never opened; no stored summary used']);
+  });
+
   it('--task naming a FIFO is never opened: it is taken as literal text', () => {
     const root = base();
     fifo(path.join(root, 'task.md'));

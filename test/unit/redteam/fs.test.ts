@@ -97,6 +97,16 @@ describe('red team: file system', () => {
     assert.deepEqual(warningLines(previewJson(r)), ['docs/guide.md: skipped: a FIFO (named pipe): never opened; not in this request', 'logs/app.log: skipped: a FIFO (named pipe): never opened; not in this request']);
   });
 
+  it('a .gitignore that links outside the workspace is not read: a warning, and the rest of the scan goes on', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-outside-'));
+    fs.writeFileSync(path.join(outside, 'ignore'), '*\n');
+    const root = workspace({ 'AGENTS.md': RULES });
+    fs.symlinkSync(path.join(outside, 'ignore'), path.join(root, '.gitignore'));
+    const p = previewJson(await ctl(['preview', '--workspace', root, '--task', 'x', '--json']));
+    assert.deepEqual(warningLines(p), ['.gitignore: symbolic link leads outside the workspace: not followed']);
+    assert.ok(sent(p, '- Never push to main on Fridays.'), 'the outside "*" did not hide the rules');
+  });
+
   it('a device node linked into the workspace (/dev/zero) is refused as outside, never read', async () => {
     const root = workspace({ 'AGENTS.md': RULES });
     fs.symlinkSync('/dev/zero', path.join(root, 'zero.log'));
