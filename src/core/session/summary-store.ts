@@ -149,5 +149,8 @@ export function workspaceSummaries(root: string, sessionFile?: string): { record
 }
 
 export function appendSummaryRecord(file: string, record: SummaryRecord): void {
+  // Never open a FIFO or device for writing (it would block): only a regular file, or a new one, is appended to.
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (st && !st.isFile()) throw new InputError('is not a regular file: the summary was not stored', file);
   fs.appendFileSync(file, JSON.stringify(record) + '\n');
 }

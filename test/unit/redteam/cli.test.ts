@@ -39,6 +39,17 @@ describe('red team: CLI usage', () => {
     assert.deepEqual(warningLines(previewJson(r)), ['.context/session.summaries.jsonl: skipped: not a regular file (a FIFO or device), never opened; no stored summary used']);
   });
 
+  it('session compact never writes into a FIFO (or a link) named session.summaries.jsonl: exit 2, one line', () => {
+    const root = base();
+    fs.mkdirSync(path.join(root, '.context'), { recursive: true });
+    const events = Array.from({ length: 10 }, (_, i) => [`{"id":"u${i}","type":"user","text":"Step ${i}: fix the checkout"}`, `{"id":"a${i}","type":"assistant","text":"Done with step ${i}."}`]).flat();
+    fs.writeFileSync(path.join(root, '.context', 'session.jsonl'), events.join('\n') + '\n');
+    fifo(path.join(root, '.context', 'session.summaries.jsonl'));
+    const r = spawnCli(['session', 'compact', '--workspace', root]);
+    assert.equal(r.timedOut, false);
+    assert.deepEqual([r.code, r.err], [2, `ctxctl: ${path.join(root, '.context', 'session.summaries.jsonl')}: is not a regular file: the summary was not stored\n`]);
+  });
+
   it('--task naming a FIFO is never opened: it is taken as literal text', () => {
     const root = base();
     fifo(path.join(root, 'task.md'));
