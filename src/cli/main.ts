@@ -144,7 +144,8 @@ function failed(e: unknown, io: Io): number {
     io.stderr(`ctxctl: ${e.message}\n\n${USAGE}\n`);
     return 2;
   }
-  io.stderr(`ctxctl: internal error: ${(e as Error).stack ?? e}\n`);
+  // One line, never a stack trace (CTXCTL_DEBUG=1 prints it, for a bug report).
+  io.stderr(`ctxctl: internal error: ${process.env.CTXCTL_DEBUG ? ((e as Error).stack ?? e) : ((e as Error).message ?? String(e)).split('\n')[0]}\n`);
   return 1;
 }
 

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors';
-import { clearOffloadStore, listStore } from '../core/offload/store';
+import { offloadLocation } from '../core/offload/location';
+import { clearOffloadStore, foreignFiles, listStore } from '../core/offload/store';
 import { loadPolicy } from '../core/sources/snapshot';
 
 /** `ctxctl offload clear|list`: the offload store of a workspace (policy offload.dir, default .context/offload/). */
@@ -23,12 +24,14 @@ export function offloadCommand(argv: string[], stdout: (s: string) => void): num
   else {
     if (typeof v.workspace !== 'string') throw new InputError(`offload: --workspace DIR (or --dir DIR) is required (usage: ${OFFLOAD_USAGE})`);
     const root = path.resolve(v.workspace);
-    dir = path.resolve(root, loadPolicy(root, v.policy).offload.dir);
+    dir = offloadLocation(root, loadPolicy(root, v.policy));
   }
   if (action === 'list') {
     const files = listStore(dir);
     const total = files.reduce((n, f) => n + f.bytes, 0);
-    stdout([...files.map((f) => `${String(f.bytes).padStart(12)}  ${new Date(f.mtimeMs).toISOString()}  ${f.name}`), `${files.length} files, ${total} bytes in ${dir}`].join('\n') + '\n');
+    const foreign = foreignFiles(dir);
+    const note = foreign.length ? [`${foreign.length} other file${foreign.length === 1 ? '' : 's'} not written by Context Control (never removed): ${foreign.join(', ')}`] : [];
+    stdout([...files.map((f) => `${String(f.bytes).padStart(12)}  ${new Date(f.mtimeMs).toISOString()}  ${f.name}`), `${files.length} files, ${total} bytes in ${dir}`, ...note].join('\n') + '\n');
     return 0;
   }
   const cleared = clearOffloadStore(dir);

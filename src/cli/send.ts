@@ -11,7 +11,7 @@ import type { Provider } from '../core/providers/provider';
 import type { Clock } from '../core/providers/retry';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
 import { redact } from '../core/redact/apply';
-import { writeRecord } from '../core/report/record';
+import { prepareOutDir, replaceWritten, writeRecord } from '../core/report/record';
 import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
@@ -102,8 +102,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   const snapshot = loadSnapshot({ root, task, policy, sessionFile: str('session'), component: str('component') });
   // The same inputs as `ctxctl preview`, so the request sent is the request previewed.
   const summaries = workspaceSummaries(root, str('session') as string | undefined);
-  const out = path.resolve(str('out') ?? path.join(root, '.context', 'send'));
-  fs.mkdirSync(out, { recursive: true });
+  const out = prepareOutDir(str('out') ?? path.join(root, '.context', 'send'), str('out') ? '--out' : 'the send record folder');
 
   const http = { apiKey, baseUrl, clock: io.clock, idleTimeoutMs: timeout !== undefined ? timeout * 1000 : undefined };
   const provider: Provider =
@@ -157,8 +156,15 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
 /** The last request, its manifest, the whole trace, and each step's request and manifest. */
 function writeOutcome(out: string, outcome: SendOutcome, clean: (s: string) => string): void {
   const last = outcome.steps[outcome.steps.length - 1];
-  fs.rmSync(path.join(out, 'steps'), { recursive: true, force: true });
-  writeRecord(out, { request: last?.assembly.serialized, manifest: outcome.manifest, trace: outcome.trace }, clean);
-  for (const s of outcome.steps) writeRecord(path.join(out, 'steps', String(s.step).padStart(2, '0')), { request: s.assembly.serialized, manifest: s.manifest }, clean);
-  if (outcome.events.length > 0) fs.writeFileSync(path.join(out, 'session-events.jsonl'), outcome.events.map((e) => clean(JSON.stringify(e))).join('\n') + '\n');
+  const written = writeRecord(out, { request: last?.assembly.serialized, manifest: outcome.manifest, trace: outcome.trace }, clean);
+  for (const s of outcome.steps) {
+    const step = path.join('steps', String(s.step).padStart(2, '0'));
+    written.push(...writeRecord(path.join(out, step), { request: s.assembly.serialized, manifest: s.manifest }, clean).map((f) => path.join(step, f)));
+  }
+  if (outcome.events.length > 0) {
+    fs.writeFileSync(path.join(out, 'session-events.jsonl'), outcome.events.map((e) => clean(JSON.stringify(e))).join('\n') + '\n');
+    written.push('session-events.jsonl');
+  }
+  // Only what an earlier send listed as its own goes: never a steps/ folder or file this command did not write.
+  replaceWritten(out, written);
 }

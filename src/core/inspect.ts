@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from './errors';
+import { linearPattern, type LinePattern } from './pattern';
 import { fileLines } from './sources/scan';
 import { estimateTokensFromBytes } from './tokens';
 import { readShape, renderShape } from './trim/json-shape';
@@ -36,8 +37,7 @@ export interface GrepOptions {
 }
 
 /** `grep -n -C`: matching lines (`:`) with their context (`-`), groups separated by `--`, then the total. */
-export function inspectGrep(lines: Lines, pattern: RegExp, options: GrepOptions): string {
-  const re = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+export function inspectGrep(lines: Lines, re: LinePattern, options: GrepOptions): string {
   const before = new Ring<[number, string]>(options.context);
   const out: string[] = [];
   let matches = 0;
@@ -116,13 +116,9 @@ export type Inspection =
   | { op: 'count' }
   | { op: 'shape' };
 
-/** Compile a user's or a model's pattern; a bad one is bad input, named. */
-export function compilePattern(pattern: string, ignoreCase = false): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
-  } catch (e) {
-    throw new InputError(`invalid regular expression /${pattern}/: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
-  }
+/** Compile a user's or a model's pattern with the linear-time engine; a bad one is bad input, named. */
+export function compilePattern(pattern: string, ignoreCase = false): LinePattern {
+  return linearPattern(pattern, ignoreCase);
 }
 
 /** Run one inspection on a file, streamed. */

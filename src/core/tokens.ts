@@ -1,3 +1,4 @@
+import { InputError } from './errors';
 import { createHash } from 'node:crypto';
 import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
 
@@ -54,7 +55,7 @@ export interface EncodingChoice {
 export function encodingForModel(model: string | undefined, override?: string): EncodingChoice {
   if (override) {
     if (!(ENCODINGS as readonly string[]).includes(override)) {
-      throw new Error(`Unknown encoding "${override}". Known encodings: ${ENCODINGS.join(', ')}.`);
+      throw new InputError(`Unknown encoding "${override}". Known encodings: ${ENCODINGS.join(', ')}.`);
     }
     return { encoding: override as EncodingName, approximate: false };
   }

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { InputError } from '../core/errors';
+import { offloadLocation } from '../core/offload/location';
 import { clearOffloadStore, listStore } from '../core/offload/store';
 import { num } from '../core/report/trace';
 import type { AssemblyService } from './assembly';
@@ -193,7 +195,13 @@ export function registerCommands(deps: CommandDeps) {
   register('contextControl.openItem', (arg?: { source: string; line?: number }) => arg && openSource(arg.source, arg.line));
   register('contextControl.clearOffload', async () => {
     if (!root) return;
-    const dir = path.resolve(root, service.policy(readSettings()).offload.dir);
+    let dir: string;
+    try {
+      dir = offloadLocation(root, service.policy(readSettings()));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Context Control: ${e instanceof InputError ? e.toString() : (e as Error).message}`);
+      return;
+    }
     const files = listStore(dir);
     if (files.length === 0) {
       void vscode.window.showInformationMessage(`Context Control: the offload store (${vscode.workspace.asRelativePath(dir, false)}) is already empty.`);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isSecretFile } from '../core/sources/scan';
+import { InputError } from '../core/errors';
 import { loadPins, PINS_FILE, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 
@@ -75,7 +76,7 @@ export class PinStore extends Disposable {
       const pins = loadPins(this.root);
       if (pins.length > 0) void this.memento.update(KEY, pins).then(() => this.emitter.fire());
     } catch (e) {
-      void vscode.window.showWarningMessage(`Context Control: ${(e as Error).message}`);
+      void vscode.window.showWarningMessage(`Context Control: ${e instanceof InputError ? e.toString() : (e as Error).message}`);
     }
   }
 

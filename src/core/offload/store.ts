@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { InputError } from '../errors';
 
 /**
  * The offload store (seed 002): a folder that holds oversized tool results whole, so the context can carry a
@@ -33,7 +34,17 @@ export interface OffloadStore {
 }
 
 const IGNORE_FILE = '.gitignore';
+const IGNORE_TEXT = '# Offloaded tool results (Context Control): never committed.\n*\n';
+/** The marker that makes a folder an offload store, and its record: the only files retention and clear may remove. */
+export const STORE_MARKER = '.context-control-offload.json';
+const MARKER_TAG = 'context-control offload store';
 const CHUNK = 1 << 20;
+
+interface StoreRecord {
+  store: typeof MARKER_TAG;
+  /** Names of the payload files this store wrote (directly in the folder). */
+  files: string[];
+}
 
 /** A store over a folder. Retention runs once, before the first write of this store, never on files it wrote. */
 export function openOffloadStore(dir: string, retention: Retention, now: () => Date = () => new Date()): OffloadStore {
@@ -42,23 +53,79 @@ export function openOffloadStore(dir: string, retention: Retention, now: () => D
   return {
     dir,
     put(name, payload, extension) {
-      ensureStoreDir(dir);
+      const record = ensureStoreDir(dir);
       if (!pruned) {
         pruned = true;
         applyRetention(dir, retention, now(), written);
       }
       const stored = putPayload(dir, name, payload, extension, now());
-      written.add(path.basename(stored.abs));
+      const base = path.basename(stored.abs);
+      written.add(base);
+      const current = readStoreRecord(dir) ?? record;
+      if (!current.files.includes(base)) writeRecordFile(dir, { ...current, files: [...current.files, base] });
       return stored;
     },
   };
 }
 
-/** Create the folder with a `.gitignore` of its own, so the payloads never reach version control. */
-export function ensureStoreDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
+/** The store's record, or undefined when the folder is not an offload store (no valid marker). */
+export function readStoreRecord(dir: string): StoreRecord | undefined {
+  const file = path.join(dir, STORE_MARKER);
+  try {
+    if (!fs.lstatSync(file).isFile()) return undefined;
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StoreRecord>;
+    if (raw?.store !== MARKER_TAG || !Array.isArray(raw.files)) return undefined;
+    // Only plain names directly in the folder: a record can never point elsewhere.
+    return { store: MARKER_TAG, files: raw.files.filter((f): f is string => typeof f === 'string' && f === path.basename(f) && f !== '' && f !== '.' && f !== '..' && f !== STORE_MARKER) };
+  } catch {
+    return undefined;
+  }
+}
+
+function writeRecordFile(dir: string, record: StoreRecord): void {
+  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
+  fs.writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n');
+  fs.renameSync(tmp, path.join(dir, STORE_MARKER));
+}
+
+/**
+ * Why an existing folder without the marker cannot become a store: it holds files Context Control did not write.
+ * Empty, or holding the `.gitignore` an earlier version wrote, it can (files in no record are never removed).
+ */
+export function storeRefusal(dir: string): string | undefined {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (readStoreRecord(dir)) return undefined;
   const ignore = path.join(dir, IGNORE_FILE);
-  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Offloaded tool results (Context Control): never committed.\n*\n');
+  const legacy = entries.includes(IGNORE_FILE) && fs.lstatSync(ignore).isFile() && fs.readFileSync(ignore, 'utf8') === IGNORE_TEXT;
+  if (entries.length === 0 || legacy) return undefined;
+  const shown = entries.sort().slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  return `holds files Context Control did not write (${shown}) and no ${STORE_MARKER}: refused, nothing written or removed`;
+}
+
+/**
+ * Create the store, or open the one there: a folder Context Control marks as its own (a marker holding the record of
+ * the files it wrote) and git-ignores. A folder that exists without the marker is only taken when it is empty, or
+ * holds the `.gitignore` an earlier version wrote (its other files are then never removed, being in no record);
+ * anything else is refused: the store never takes over a folder holding files it did not write.
+ */
+export function ensureStoreDir(dir: string): StoreRecord {
+  const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory() && !st.isSymbolicLink()) throw new InputError('the offload store is not a folder', dir);
+  const existing = readStoreRecord(dir);
+  if (existing) return existing;
+  const refused = storeRefusal(dir);
+  if (refused) throw new InputError(`the offload store folder ${refused}`, dir);
+  fs.mkdirSync(dir, { recursive: true });
+  const record: StoreRecord = { store: MARKER_TAG, files: [] };
+  writeRecordFile(dir, record);
+  const ignore = path.join(dir, IGNORE_FILE);
+  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, IGNORE_TEXT);
+  return record;
 }
 
 function safeName(name: string): string {
@@ -102,7 +169,7 @@ export interface RetentionResult {
   freedBytes: number;
 }
 
-/** Remove files older than the age limit, then the oldest until the total fits; never the names in `keep`. */
+/** Remove recorded files older than the age limit, then the oldest until the total fits; never the names in `keep`. */
 export function applyRetention(dir: string, retention: Retention, now: Date, keep: Set<string> = new Set()): RetentionResult {
   const files = listStore(dir);
   const removed: string[] = [];
@@ -129,6 +196,7 @@ export function applyRetention(dir: string, retention: Retention, now: Date, kee
       total -= f.bytes;
     }
   }
+  forget(dir, removed);
   return { removed, freedBytes };
 }
 
@@ -138,22 +206,45 @@ export interface StoreEntry {
   mtimeMs: number;
 }
 
-/** The payload files of a store (its own `.gitignore` and unfinished writes aside). */
+/** The payload files the store's record lists and that are still there as regular files; nothing else. */
 export function listStore(dir: string): StoreEntry[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name !== IGNORE_FILE)
-    .map((e) => {
-      const st = fs.statSync(path.join(dir, e.name));
-      return { name: e.name, bytes: st.size, mtimeMs: st.mtimeMs };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const record = readStoreRecord(dir);
+  if (!record) return [];
+  const out: StoreEntry[] = [];
+  for (const name of record.files) {
+    const st = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (st?.isFile()) out.push({ name, bytes: st.size, mtimeMs: st.mtimeMs });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Empty the store: every payload goes (and leftovers of interrupted writes); the folder and its `.gitignore` stay. */
+/** Files in the folder that the record does not list (the user's, or an earlier version's): never removed. */
+export function foreignFiles(dir: string): string[] {
+  const record = readStoreRecord(dir);
+  const own = new Set([...(record?.files ?? []), STORE_MARKER, IGNORE_FILE]);
+  try {
+    return fs.readdirSync(dir).filter((n) => !own.has(n) && !n.startsWith('.tmp-')).sort();
+  } catch {
+    return [];
+  }
+}
+
+function forget(dir: string, names: string[]): void {
+  if (names.length === 0) return;
+  const record = readStoreRecord(dir);
+  if (!record) return;
+  const gone = new Set(names);
+  writeRecordFile(dir, { ...record, files: record.files.filter((f) => !gone.has(f)) });
+}
+
+/**
+ * Empty the store: every payload its record lists goes; the folder, its marker and `.gitignore`, and any file it
+ * did not write stay. A folder without the marker is not a store: nothing is removed.
+ */
 export function clearOffloadStore(dir: string): RetentionResult {
+  if (fs.existsSync(dir) && !readStoreRecord(dir)) throw new InputError(`not an offload store (no ${STORE_MARKER}): nothing removed`, dir);
   const files = listStore(dir);
   for (const f of files) fs.rmSync(path.join(dir, f.name), { force: true });
+  forget(dir, files.map((f) => f.name));
   return { removed: files.map((f) => f.name), freedBytes: files.reduce((n, f) => n + f.bytes, 0) };
 }

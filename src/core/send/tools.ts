@@ -1,9 +1,11 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolCall } from '../chain/render';
 import { readDocument } from '../disclose';
 import { InputError } from '../errors';
+import { linearPattern, literalPattern, type LinePattern } from '../pattern';
 import { inspectFile, resolveInspectable, type Inspection } from '../inspect';
-import { fileLines } from '../sources/scan';
+import { fileLines, isSecretFile } from '../sources/scan';
 import { redactLines, redactSecrets } from '../sources/secrets';
 import { displayPath, type Snapshot } from '../sources/snapshot';
 import type { Tokenizer } from '../tokens';
@@ -75,15 +77,16 @@ function readDocumentTool(ctx: ToolContext, args: Record<string, unknown>): Tool
   return { text: `${where}\n\n${result.block.text}`, ok: true, source: meta.heading ? `${source}#${meta.heading}` : source, decisions: result.decisions };
 }
 
-/** A regular expression when the query is one, else the literal text; always case-insensitive. */
-export function queryPattern(query: string): RegExp {
-  // A nested quantifier such as (a+)+ can backtrack for minutes on one line: such a query is taken literally.
-  const risky = query.length > 200 || /\([^)]*[*+}][^)]*\)\s*[*+{]/.test(query);
-  if (risky) return new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+/**
+ * A regular expression when the query is one, else the literal text; always case-insensitive. It runs on the
+ * linear-time engine (core/pattern.ts), so a model's `^(a|a)*$` cannot backtrack; over 1 000 characters, literal.
+ */
+export function queryPattern(query: string): LinePattern {
+  if (query.length > 1000) return literalPattern(query, true);
   try {
-    return new RegExp(query, 'i');
+    return linearPattern(query, true);
   } catch {
-    return new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    return literalPattern(query, true);
   }
 }
 
@@ -123,6 +126,12 @@ export function inspectOffloaded(ctx: ToolContext, requested: string, op: string
   try {
     const abs = resolveInspectable(requested.trim().replace(/\\/g, '/'), [ctx.offloadDir, snapshot.root], snapshot.root);
     const shown = displayPath(snapshot.root, abs);
+    // Through a link too: a store entry or workspace path that leads to a secret file (.env, a key) is never read.
+    const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+    const realRoot = fs.realpathSync(snapshot.root);
+    if (isSecretFile(shown) || isSecretFile(path.relative(realRoot, real).split(path.sep).join('/')) || isSecretFile(path.basename(real))) {
+      return fail(source, `"${requested}" is a secret file (by name): never read`);
+    }
     const inStore = !path.relative(ctx.offloadDir, abs).startsWith('..');
     if (!inStore && !snapshot.files.some((f) => f.path === shown)) {
       return fail(source, `"${requested}" is neither an offloaded result nor a readable workspace file`);

@@ -133,7 +133,11 @@ export function undoRecord(records: SummaryRecord[], now: Date, store: string): 
 // ---- thin file I/O -------------------------------------------------------------------------------------------
 
 export function readSummaryStore(file: string, label: string): { records: SummaryRecord[]; warnings: Warning[] } {
-  if (!fs.existsSync(file)) return { records: [], warnings: [] };
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st) return { records: [], warnings: [] };
+  if (st.isDirectory()) throw new InputError('is a folder, not a summary store (JSON lines)', label);
+  // A FIFO or device is never opened (reading it would block): skipped, with a warning.
+  if (!st.isFile()) return { records: [], warnings: [{ source: label, message: 'skipped: not a regular file (a FIFO or device), never opened; no stored summary used' }] };
   return parseSummaryStore(fs.readFileSync(file, 'utf8'), label);
 }
 
@@ -145,5 +149,8 @@ export function workspaceSummaries(root: string, sessionFile?: string): { record
 }
 
 export function appendSummaryRecord(file: string, record: SummaryRecord): void {
+  // Never open a FIFO or device for writing (it would block): only a regular file, or a new one, is appended to.
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (st && !st.isFile()) throw new InputError('is not a regular file: the summary was not stored', file);
   fs.appendFileSync(file, JSON.stringify(record) + '\n');
 }

@@ -105,7 +105,8 @@ export interface FrontMatter extends Parsed {
  */
 export function readFrontMatter(text: string, file: string, options: { quiet?: boolean } = {}): FrontMatter {
   try {
-    return { ...parseFrontMatter(text, file), warnings: [] };
+    const { warning, ...parsed } = parseFrontMatter(text, file);
+    return { ...parsed, warnings: warning ? [{ source: file, line: warning.line, message: warning.message }] : [] };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n').split('\n');

@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import { isMap, parseDocument } from 'yaml';
 import { InputError } from '../errors';
 
 export interface Parsed {
@@ -6,28 +6,49 @@ export interface Parsed {
   body: string;
   /** Line (1-based) of the body's first line in the original file. */
   bodyLine: number;
+  /** Front matter that was not read as data (a language other than YAML): the text is kept, the warning names the line. */
+  warning?: { line: number; message: string };
 }
 
+/** The opening fence and the language written after it (`---`, `--- yaml`, `---js`, `---coffee`…). */
+const OPEN = /^---[ \t]*([^\s-][^\s]*)?[ \t]*$/;
+const CLOSE = /^---[ \t]*$/;
+const YAML_LANGUAGES = new Set(['', 'yaml', 'yml']);
+
 /**
- * Split front matter from the body. Malformed front matter is an InputError with the file's line and column
- * (gray-matter counts lines inside the front matter; we add the opening fence).
+ * Split front matter from the body. Front matter is data: it is parsed as YAML with `yaml` (core schema, no custom
+ * tags) and nothing else. A fence naming another language (`---js`, `---javascript`, `---coffee`, `---json`…) is
+ * never evaluated: the file is read as text and the caller gets a warning with the line. Malformed YAML is an
+ * InputError with the file's line and column (counting the opening fence).
  */
 export function parseFrontMatter(text: string, file: string): Parsed {
   const clean = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
-  if (!clean.startsWith('---')) return { data: {}, body: clean, bodyLine: 1 };
-  try {
-    // An empty options object disables gray-matter's cache, which would otherwise hand back stale results.
-    const parsed = matter(clean, {});
-    const data = (parsed.data ?? {}) as Record<string, unknown>;
-    const consumed = clean.length - parsed.content.length;
-    const bodyLine = clean.slice(0, consumed).split('\n').length;
-    return { data, body: parsed.content.replace(/^\n/, ''), bodyLine: parsed.content.startsWith('\n') ? bodyLine + 1 : bodyLine };
-  } catch (e) {
-    const err = e as { reason?: string; message: string; mark?: { line: number; column: number } };
-    const line = err.mark ? err.mark.line + 2 : undefined;
-    const column = err.mark ? err.mark.column + 1 : undefined;
-    throw new InputError(`malformed front matter: ${err.reason ?? err.message.split('\n')[0]}`, file, line, column);
+  const firstEnd = clean.indexOf('\n');
+  const first = firstEnd < 0 ? clean : clean.slice(0, firstEnd);
+  const open = OPEN.exec(first);
+  if (!open) return { data: {}, body: clean, bodyLine: 1 };
+  const lines = clean.split('\n');
+  const end = lines.findIndex((l, i) => i > 0 && CLOSE.test(l));
+  if (end < 0) return { data: {}, body: clean, bodyLine: 1 };
+  const language = (open[1] ?? '').toLowerCase();
+  if (!YAML_LANGUAGES.has(language)) {
+    return { data: {}, body: clean, bodyLine: 1, warning: { line: 1, message: `front matter in an unsupported language "${open[1]}" is not run or parsed (only YAML is); the file is read as text` } };
   }
+  const doc = parseDocument(lines.slice(1, end).join('\n'), { schema: 'core', uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const pos = e.linePos?.[0];
+    throw new InputError(`malformed front matter: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, file, pos ? pos.line + 1 : undefined, pos?.col);
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) throw new InputError('malformed front matter: expected key: value pairs', file, 2, 1);
+  let data: Record<string, unknown> = {};
+  try {
+    if (doc.contents !== null) data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch (e) {
+    throw new InputError(`malformed front matter: ${(e as Error).message.split('\n')[0]}`, file, 2, 1);
+  }
+  const blank = lines[end + 1] === '' ? 1 : 0;
+  return { data, body: lines.slice(end + 1 + blank).join('\n'), bodyLine: end + 2 + blank };
 }
 
 /** A string or list of strings from front matter, normalised to a trimmed list. */

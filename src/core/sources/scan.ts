@@ -21,6 +21,8 @@ export interface ScanOptions {
 
 export interface ScanResult {
   files: ScannedFile[];
+  /** Files found but not readable as text (binary, unreadable, a FIFO or a device), each with its reason. */
+  skipped: { path: string; reason: string }[];
   warnings: Warning[];
 }
 
@@ -31,26 +33,62 @@ export function isSecretFile(rel: string): boolean {
   return SECRET_FILES(rel) && !rel.endsWith('.example') && !rel.endsWith('.sample');
 }
 
-/** Walk the workspace: honour .gitignore files (nested ones too) and the policy's excludes, skip binaries and secrets. */
+/** `EACCES: permission denied`: an fs error without the absolute path Node appends. */
+export function fsReason(e: unknown): string {
+  return ((e as Error).message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
+}
+
+/** What a path is, without opening it (opening a FIFO would block): a special file is never read. */
+export function specialKind(st: fs.Stats): string | undefined {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return undefined;
+}
+
+/**
+ * Walk the workspace: honour .gitignore files (nested ones too) and the policy's excludes, skip secrets. Symbolic
+ * links are followed when they lead inside the workspace (a linked AGENTS.md is read under its own name), with loop
+ * detection; a link leading outside is refused with a warning. Binary, unreadable and special files (FIFOs,
+ * sockets, devices) are never opened for reading as text: they are listed in `skipped` with the reason.
+ */
 export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   const files: ScannedFile[] = [];
+  const skipped: ScanResult['skipped'] = [];
   const warnings: Warning[] = [];
   const excluded = picomatch(options.exclude, { dot: true });
-  const walk = (dir: string, rules: { base: string; ig: Ignore }[]) => {
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(root);
+  } catch {
+    realRoot = path.resolve(root);
+  }
+  const visited = new Set<string>();
+  const walk = (dir: string, real: string, rules: { base: string; ig: Ignore }[]) => {
+    if (visited.has(real)) {
+      warnings.push({ source: rel(root, dir) || '.', message: 'symbolic link to a folder already scanned (a loop or a second link): not read again' });
+      return;
+    }
+    visited.add(real);
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch (e) {
-      warnings.push({ source: rel(root, dir) || '.', message: `cannot read folder: ${(e as Error).message}` });
+      warnings.push({ source: rel(root, dir) || '.', message: `cannot read folder: ${fsReason(e)}` });
       return;
     }
     const here = rules.slice();
     const gitignore = path.join(dir, '.gitignore');
-    if (fs.existsSync(gitignore)) {
+    const ignoreStat = statOrUndefined(gitignore);
+    if (ignoreStat && !insideRoot(realRoot, gitignore)) {
+      warnings.push({ source: rel(root, gitignore), message: 'symbolic link leads outside the workspace: not followed' });
+    } else if (ignoreStat && !ignoreStat.isFile()) {
+      warnings.push({ source: rel(root, gitignore), message: `skipped: ${specialKind(ignoreStat) ?? 'not a regular file'}, not read` });
+    } else if (ignoreStat) {
       try {
         here.push({ base: rel(root, dir), ig: ignore().add(fs.readFileSync(gitignore, 'utf8')) });
       } catch (e) {
-        warnings.push({ source: rel(root, gitignore), message: `cannot read .gitignore: ${(e as Error).message}` });
+        warnings.push({ source: rel(root, gitignore), message: `cannot read .gitignore: ${fsReason(e)}` });
       }
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -58,35 +96,77 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       if (entry.name === '.git') continue;
       const abs = path.join(dir, entry.name);
       const relPath = rel(root, abs);
-      const isDir = entry.isDirectory();
+      let stat: fs.Stats;
+      let target = path.join(real, entry.name);
+      try {
+        if (entry.isSymbolicLink()) {
+          target = fs.realpathSync(abs);
+          const inside = path.relative(realRoot, target);
+          if (inside.startsWith('..') || path.isAbsolute(inside)) {
+            // (.gitignore was reported when its folder's rules were read)
+            if (!excluded(relPath) && entry.name !== '.gitignore') warnings.push({ source: relPath, message: 'symbolic link leads outside the workspace: not followed' });
+            continue;
+          }
+        }
+        stat = fs.statSync(abs);
+      } catch (e) {
+        if (!excluded(relPath)) warnings.push({ source: relPath, message: `cannot read: ${fsReason(e)}` });
+        continue;
+      }
+      const isDir = stat.isDirectory();
       if (excluded(relPath) || excluded(relPath + '/')) continue;
       if (ignoredBy(here, relPath, isDir)) continue;
       if (isDir) {
-        walk(abs, here);
+        walk(abs, target, here);
         continue;
       }
-      if (!entry.isFile()) continue;
       if (isSecretFile(relPath)) {
         warnings.push({ source: relPath, message: 'secret file (by name): never read or sent' });
         continue;
       }
-      let stat: fs.Stats;
-      try {
-        stat = fs.statSync(abs);
-      } catch (e) {
-        warnings.push({ source: relPath, message: `cannot stat: ${(e as Error).message}` });
+      const special = specialKind(stat);
+      if (special || !stat.isFile()) {
+        skipped.push({ path: relPath, reason: `${special ?? 'not a regular file'}: never opened` });
         continue;
       }
       if (stat.size > options.maxFileBytes) {
         warnings.push({ source: relPath, message: `skipped: ${stat.size} bytes exceeds max_file_bytes ${options.maxFileBytes}` });
         continue;
       }
-      if (stat.size > 0 && isBinary(abs)) continue;
+      let binary = false;
+      try {
+        binary = stat.size > 0 && isBinary(abs);
+      } catch (e) {
+        skipped.push({ path: relPath, reason: `unreadable (${fsReason(e)})` });
+        continue;
+      }
+      if (binary) {
+        skipped.push({ path: relPath, reason: 'binary (a NUL byte in the first 8 KiB)' });
+        continue;
+      }
       files.push({ path: relPath, size: stat.size, mtimeMs: stat.mtimeMs });
     }
   };
-  walk(root, []);
-  return { files, warnings };
+  walk(root, realRoot, []);
+  return { files, skipped, warnings };
+}
+
+/** True when `abs`, resolved through links, is inside `realRoot` (itself resolved). */
+export function insideRoot(realRoot: string, abs: string): boolean {
+  try {
+    const rel = path.relative(realRoot, fs.realpathSync(abs));
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  } catch {
+    return false;
+  }
+}
+
+function statOrUndefined(abs: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(abs);
+  } catch {
+    return undefined;
+  }
 }
 
 function ignoredBy(rules: { base: string; ig: Ignore }[], relPath: string, isDir: boolean): boolean {
@@ -120,36 +200,7 @@ export function readText(root: string, relPath: string): string {
   return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
 }
 
-/** Lines of a file, read in chunks so a 50 MB log never sits whole in memory. Re-iterable. */
-export function fileLines(abs: string, chunkBytes = 64 * 1024): Iterable<string> {
-  return {
-    *[Symbol.iterator]() {
-      const fd = fs.openSync(abs, 'r');
-      try {
-        const buf = Buffer.alloc(chunkBytes);
-        let carry = '';
-        const decoder = new TextDecoder('utf-8');
-        let first = true;
-        for (;;) {
-          const n = fs.readSync(fd, buf, 0, buf.length, null);
-          if (n === 0) break;
-          let chunk = carry + decoder.decode(buf.subarray(0, n), { stream: true });
-          if (first) {
-            if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-            first = false;
-          }
-          const parts = chunk.split('\n');
-          carry = parts.pop() ?? '';
-          for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
-        }
-        carry += decoder.decode();
-        if (carry.length > 0) yield carry.endsWith('\r') ? carry.slice(0, -1) : carry;
-      } finally {
-        fs.closeSync(fd);
-      }
-    },
-  };
-}
+export { fileLines, MAX_LINE_CHARS } from './line-reader';
 
 export function linesOf(text: string): Iterable<string> {
   return {

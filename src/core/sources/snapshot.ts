@@ -8,9 +8,11 @@ import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { parseFrontMatter, stringList, stringValue } from './frontmatter';
-import { fileLines, readText, scanWorkspace, type ScannedFile } from './scan';
+import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
+import { offloadLocation } from '../offload/location';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
+import { readPinsFile, resolvePinFiles, PINS_FILE } from './pins';
 import { redactLines } from './secrets';
 import { readSessionFile } from './session-store';
 import { resolveSupersession } from './supersession';
@@ -42,6 +44,8 @@ export interface Task {
   source: string;
   component?: string;
   files: string[];
+  /** What reading the task file found (front matter that is not YAML): reported, never run. */
+  warnings?: Warning[];
 }
 
 export interface Pin {
@@ -79,15 +83,45 @@ export interface SnapshotOptions {
 
 export const POLICY_FILE = '.context/policy.yaml';
 export const SESSION_FILE = '.context/session.jsonl';
-export const PINS_FILE = '.context/pins.json';
+export { PINS_FILE };
 
+/**
+ * The policy: `--policy FILE`, else the workspace's `.context/policy.yaml`, else the default. A folder or an
+ * unreadable file is bad input; a FIFO or device is never opened: named with `--policy` it is refused, in the
+ * workspace it is skipped (the default policy applies and `policyFileWarnings` reports it).
+ */
 export function loadPolicy(root: string, policyFile?: string): Policy {
   const file = policyFile ? path.resolve(policyFile) : path.join(root, POLICY_FILE);
-  if (!fs.existsSync(file)) {
+  const shown = policyFile ?? POLICY_FILE;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
     if (policyFile) throw new InputError('policy file not found', policyFile);
     return defaultPolicy();
   }
-  return parsePolicy(fs.readFileSync(file, 'utf8'), displayPath(root, file));
+  if (st.isDirectory()) throw new InputError('is a folder, not a policy file (YAML)', shown);
+  if (!st.isFile()) {
+    if (policyFile) throw new InputError(`is ${specialKind(st) ?? 'not a regular file'}, not a policy file: never opened`, shown);
+    return defaultPolicy();
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read policy file: ${fsReason(e)}`, shown);
+  }
+  return parsePolicy(text, displayPath(root, file));
+}
+
+/** The warning for a workspace policy file that is a FIFO or device (skipped, never opened), if it is one. */
+export function policyFileWarnings(root: string): Warning[] {
+  try {
+    const st = fs.statSync(path.join(root, POLICY_FILE));
+    return st.isFile() || st.isDirectory() ? [] : [{ source: POLICY_FILE, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; the default policy applies` }];
+  } catch {
+    return [];
+  }
 }
 
 export function displayPath(root: string, abs: string): string {
@@ -110,7 +144,7 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
   }
   if (!isFile) return { text: task, source: 'task', files: [] };
   const source = displayPath(root, candidate);
-  const { data, body, bodyLine } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
+  const { data, body, bodyLine, warning } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
   const heading = stringValue(data.title);
   const prepended = Boolean(heading && !body.includes(heading));
   return {
@@ -119,20 +153,13 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
     source,
     component: stringValue(data.component),
     files: stringList(data.files) ?? [],
+    ...(warning ? { warnings: [{ source, line: warning.line, message: warning.message }] } : {}),
   };
 }
 
+/** The validated pins of `.context/pins.json` (texts as stored; whole-file pins are read by `resolvePinFiles`). */
 export function loadPins(root: string): Pin[] {
-  const file = path.join(root, PINS_FILE);
-  if (!fs.existsSync(file)) return [];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new InputError(`invalid pins file: ${(e as Error).message}`, PINS_FILE);
-  }
-  if (!Array.isArray(raw)) throw new InputError('pins file must hold a JSON list', PINS_FILE);
-  return raw as Pin[];
+  return readPinsFile(root).pins;
 }
 
 /** Read the workspace for one call. Throws InputError for bad input that makes the call meaningless (policy, task). */
@@ -140,10 +167,12 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const root = path.resolve(options.root);
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', options.root);
   const policy = options.policy ?? loadPolicy(root, options.policyFile);
+  // The offload store is checked before anything runs: a policy pointing it anywhere unsafe is refused here.
+  offloadLocation(root, policy);
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
-  const warnings: Warning[] = [...scan.warnings];
+  const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
@@ -155,9 +184,15 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
 
   const snapshot: Snapshot = {
     root, policy, task, files: scan.files, instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
-    pins: options.pins ?? loadPins(root), session: [], warnings,
+    pins: [], session: [], warnings,
     toolResults: loadToolResults(root, options.toolResults ?? [], policy, options.cwd),
   };
+  if (options.pins) snapshot.pins = options.pins;
+  else {
+    const stored = readPinsFile(root);
+    warnings.push(...stored.warnings);
+    snapshot.pins = resolvePinFiles(root, stored.pins);
+  }
   const returned = new Set(snapshot.toolResults?.map((r) => r.workspacePath));
   const tryRead = (file: ScannedFile, use: (text: string) => void) => {
     if (file.size > maxTextBytes) {
@@ -197,6 +232,13 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }
   }
+  // A file the chain would have read but could not (binary, unreadable, a FIFO or device) is reported, never lost.
+  for (const skipped of scan.skipped) {
+    const p = skipped.path;
+    if (p === POLICY_FILE || p === PINS_FILE || p === sessionRel) continue; // reported by their own readers
+    const wanted = instructionFamily(p) || toolGlob(p) || formatOf.some((f) => f.test(p)) || DOCUMENT_EXTENSIONS.test(p) || task.files.includes(p) || priorityGlobs(p);
+    if (wanted) warnings.push({ source: p, message: `skipped: ${skipped.reason}; not in this request` });
+  }
   const lifecycle = resolveSupersession(snapshot.documents);
   snapshot.documents = lifecycle.documents;
   warnings.push(...lifecycle.warnings);
@@ -205,17 +247,36 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   }
   const sessionAbs = options.sessionFile ? path.resolve(options.sessionFile) : path.join(root, SESSION_FILE);
   if (options.sessionFile && !fs.existsSync(sessionAbs)) throw new InputError('session file not found', options.sessionFile);
-  const session = readSessionFile(sessionAbs, sessionRel);
+  const session = readSessionChecked(sessionAbs, options.sessionFile ?? sessionRel, sessionRel);
   snapshot.session = session.events;
   snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
   warnings.push(...session.warnings);
   return snapshot;
 }
 
+/** The session file after the checks every input file gets: a folder is bad input; a FIFO or device is skipped. */
+function readSessionChecked(abs: string, shown: string, label: string): ReturnType<typeof readSessionFile> {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return { events: [], warnings: [] };
+  }
+  if (st.isDirectory()) throw new InputError('is a folder, not a session file (JSON lines)', shown);
+  if (!st.isFile()) return { events: [], warnings: [{ source: label, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no session replayed` }] };
+  try {
+    return readSessionFile(abs, label);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`cannot read session file: ${fsReason(e)}`, shown);
+  }
+}
+
 /** A small configuration file at the workspace root (`.adr-dir`, `.log4brains.yml`), if there is one. */
 function readConfig(root: string, name: string): string | undefined {
   const file = path.join(root, name);
   try {
+    if (!insideRoot(fs.realpathSync(root), file)) return undefined; // a link leading out of the workspace is not read
     return fs.statSync(file).isFile() && fs.statSync(file).size < 64 * 1024 ? fs.readFileSync(file, 'utf8') : undefined;
   } catch {
     return undefined;

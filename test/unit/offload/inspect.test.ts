@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { run } from '../../../src/cli/main';
 import { InputError } from '../../../src/core/errors';
 import { inspectFile, resolveInspectable } from '../../../src/core/inspect';
+import { openOffloadStore } from '../../../src/core/offload/store';
 import { payload, tempDir } from './results';
 
 function fixture(): string {
@@ -85,14 +86,15 @@ describe('ctxctl inspect and ctxctl offload', () => {
   it('offload list and clear act on the workspace store', async () => {
     const root = tempDir('ws');
     const dir = path.join(root, '.context', 'offload');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'a-0123456789ab.json'), '{}');
-    fs.writeFileSync(path.join(dir, '.gitignore'), '*\n');
-    assert.match((await cli(['offload', 'list', '--workspace', root])).out, /a-0123456789ab\.json\n1 files, 2 bytes in /);
+    const written = openOffloadStore(dir, { maxAgeDays: 7, maxMegabytes: 200 }).put('a', { text: '{}' }, '.json');
+    const name = path.basename(written.abs);
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine');
+    assert.equal((await cli(['offload', 'list', '--workspace', root])).out, `${String(2).padStart(12)}  ${new Date(fs.statSync(written.abs).mtimeMs).toISOString()}  ${name}\n1 files, 2 bytes in ${dir}\n1 other file not written by Context Control (never removed): notes.txt\n`);
     const r = await cli(['offload', 'clear', '--workspace', root]);
     assert.equal(r.code, 0);
     assert.equal(r.out, `Removed 1 files (2 bytes) from ${dir}\n`);
-    assert.deepEqual(fs.readdirSync(dir), ['.gitignore']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.context-control-offload.json', '.gitignore', 'notes.txt']);
+    assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'mine');
     assert.equal((await cli(['offload', 'purge', '--workspace', root])).code, 2);
   });
 

@@ -68,7 +68,7 @@ describe('offload stage (seed 002, on files)', () => {
       assert.equal(e.rule, 'aggregate');
     }
     assert.deepEqual(out.value.inline.map((r) => r.path), ['tool:get_metrics', 'tool:read_runbook']);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', path.basename(String(entries[1].path)), path.basename(String(entries[0].path))].sort());
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.context-control-offload.json', '.gitignore', path.basename(String(entries[1].path)), path.basename(String(entries[0].path))].sort());
 
     const notice = out.value.blocks[0];
     assert.equal(notice.source, 'tool:search_prs');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { applyRetention, clearOffloadStore, listStore, openOffloadStore } from '../../../src/core/offload/store';
+import { applyRetention, clearOffloadStore, listStore, openOffloadStore, readStoreRecord } from '../../../src/core/offload/store';
 import { tempDir } from './results';
 
 const DAY = 24 * 3600 * 1000;
@@ -34,39 +34,49 @@ describe('offload store', () => {
     assert.deepEqual(fs.readFileSync(copied.abs), fs.readFileSync(src), 'copied byte for byte');
   });
 
-  it('retention: files older than the age limit go, then the oldest until the total fits; kept names stay', () => {
+  it('retention: recorded files older than the age limit go, then the oldest until the total fits; kept names stay', () => {
     const dir = tempDir('retention');
-    aged(dir, 'a-old.txt', 10, 100);
-    aged(dir, 'b.txt', 3, 600 * 1024);
-    aged(dir, 'c.txt', 2, 600 * 1024);
-    aged(dir, 'd.txt', 1, 300 * 1024);
-    aged(dir, 'e-kept.txt', 9, 50);
-    const result = applyRetention(dir, { maxAgeDays: 7, maxMegabytes: 1 }, NOW, new Set(['e-kept.txt']));
-    assert.deepEqual(result.removed, ['a-old.txt', 'b.txt']);
+    const names = written(dir, [['a-old', 10, 100], ['b', 3, 600 * 1024], ['c', 2, 600 * 1024], ['d', 1, 300 * 1024], ['e-kept', 9, 50]]);
+    aged(dir, 'user-notes.txt', 30, 700 * 1024);
+    const result = applyRetention(dir, { maxAgeDays: 7, maxMegabytes: 1 }, NOW, new Set([names[4]]));
+    assert.deepEqual(result.removed, [names[0], names[1]]);
     assert.equal(result.freedBytes, 100 + 600 * 1024);
-    assert.deepEqual(listStore(dir).map((f) => f.name), ['c.txt', 'd.txt', 'e-kept.txt']);
+    assert.deepEqual(listStore(dir).map((f) => f.name), [names[2], names[3], names[4]].sort());
+    assert.ok(fs.existsSync(path.join(dir, 'user-notes.txt')), 'a file the store did not write is never removed, however old or large');
+    assert.deepEqual(readStoreRecord(dir)?.files, [names[2], names[3], names[4]]);
   });
 
   it('retention 0 keeps everything; a store prunes once, before its first write, and never what it wrote', () => {
     const dir = tempDir('retention');
-    aged(dir, 'old.txt', 30, 10);
+    const [old] = written(dir, [['old', 30, 10]]);
     assert.deepEqual(applyRetention(dir, { maxAgeDays: 0, maxMegabytes: 0 }, NOW).removed, []);
     const store = openOffloadStore(dir, { maxAgeDays: 7, maxMegabytes: 200 }, () => NOW);
-    assert.ok(fs.existsSync(path.join(dir, 'old.txt')), 'opening a store touches nothing');
-    const written = store.put('t', { text: 'payload' });
-    assert.deepEqual(listStore(dir).map((f) => f.name), [path.basename(written.abs)]);
+    assert.ok(fs.existsSync(path.join(dir, old)), 'opening a store touches nothing');
+    const put = store.put('t', { text: 'payload' });
+    assert.deepEqual(listStore(dir).map((f) => f.name), [path.basename(put.abs)]);
   });
 
-  it('clearOffloadStore removes every payload and keeps the folder and its .gitignore', () => {
+  it('clearOffloadStore removes every recorded payload and keeps the folder, its marker, its .gitignore and foreign files', () => {
     const dir = path.join(tempDir('clear'), 'offload');
     const store = openOffloadStore(dir, { maxAgeDays: 7, maxMegabytes: 200 }, () => NOW);
     store.put('a', { text: 'one' });
     store.put('b', { text: 'second' });
-    fs.writeFileSync(path.join(dir, '.tmp-deadbeef'), 'interrupted');
+    fs.writeFileSync(path.join(dir, 'mine.txt'), 'user file');
     const cleared = clearOffloadStore(dir);
-    assert.equal(cleared.removed.length, 3);
-    assert.equal(cleared.freedBytes, 3 + 6 + 11);
-    assert.deepEqual(fs.readdirSync(dir), ['.gitignore']);
+    assert.equal(cleared.removed.length, 2);
+    assert.equal(cleared.freedBytes, 3 + 6);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.context-control-offload.json', '.gitignore', 'mine.txt']);
     assert.deepEqual(clearOffloadStore(path.join(dir, 'missing')), { removed: [], freedBytes: 0 });
   });
 });
+
+/** Payloads written through a store, then aged: [name, daysAgo, bytes]; returns their stored names. */
+function written(dir: string, specs: [string, number, number][]): string[] {
+  const store = openOffloadStore(dir, { maxAgeDays: 0, maxMegabytes: 0 }, () => NOW);
+  return specs.map(([name, daysAgo, bytes]) => {
+    const put = store.put(name, { text: name.padEnd(bytes, 'x') });
+    const when = new Date(NOW.getTime() - daysAgo * DAY);
+    fs.utimesSync(put.abs, when, when);
+    return path.basename(put.abs);
+  });
+}

@@ -51,7 +51,7 @@ describe('ctxctl send', () => {
     assert.equal(manifest.budget.final, counter.count(request));
     assert.equal(manifest.send.provider, 'dry-run');
     assert.equal(manifest.send.sent, false);
-    assert.deepEqual(fs.readdirSync(out).sort(), ['manifest.json', 'request.json', 'steps', 'trace.txt']);
+    assert.deepEqual(fs.readdirSync(out).sort(), ['.ctxctl-written.json', 'manifest.json', 'request.json', 'steps', 'trace.txt']);
     assert.match(fs.readFileSync(path.join(out, 'trace.txt'), 'utf8'), /SEND RESULT\n {2}dry run: nothing was sent after 1 step \(limit 6\)\n$/);
     assert.match(captured.err, /ctxctl: dry run, nothing sent; wrote request\.json, manifest\.json and trace\.txt to /);
   });

@@ -127,7 +127,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const file = outcome.steps[0].results[0].offloaded ?? '';
     assert.match(file, /^\.context\/offload\/search_workspace-c1-[0-9a-f]{12}\.txt$/);
     assert.ok(fs.existsSync(path.join(root, file)));
-    assert.equal(fs.readdirSync(root, { recursive: true }).length, before + 3, 'only the offload folder, its .gitignore and the result were added');
+    assert.equal(fs.readdirSync(root, { recursive: true }).length, before + 4, 'only the offload folder, its marker, its .gitignore and the result were added');
     assert.ok(!s.received[1].body.includes('SKU-1030: item 30'), 'the full payload is not in the context');
     const n = outcome.steps[0].results[0].originalTokens;
     const notice = (body(s, 1).messages.filter((m) => m.role === 'tool') as { content: string }[])[0].content;

@@ -18,6 +18,8 @@ describe('read-only tools', () => {
   const root = makeWorkspace({
     '.context/offload/search_workspace-c9-0123456789ab.txt': Array.from({ length: 30 }, (_, i) => `line ${i + 1}: ${i % 10 === 3 ? 'CartExpired cart=' + i : 'ok'}`).join('\n') + '\n',
     '.context/offload/payload-0123456789ab.json': JSON.stringify({ total: 2, items: [{ sku: 'A-1', price: 12.5 }, { sku: 'B-2', price: 3 }] }),
+    // The store's marker and record: these two results are the store's own.
+    '.context/offload/.context-control-offload.json': JSON.stringify({ store: 'context-control offload store', files: ['search_workspace-c9-0123456789ab.txt', 'payload-0123456789ab.json'] }),
     'docs/ops-notes.md': '# Ops notes\n\nThe staging token is api_key=9f8e7d6c5b4a39281706 (rotate monthly).\n',
   });
   const snapshot = snapshotOf(root);
@@ -89,7 +91,7 @@ describe('read-only tools', () => {
 
   it('inspect_offloaded opens scanned workspace files (offloaded in place), never secret, ignored or outside files', () => {
     assert.equal(runTool(call('inspect_offloaded', { path: 'logs/checkout.log', op: 'count' }), ctx).ok, true);
-    assert.equal(runTool(call('inspect_offloaded', { path: '.env', op: 'head' }), ctx).text, '".env" is neither an offloaded result nor a readable workspace file');
+    assert.equal(runTool(call('inspect_offloaded', { path: '.env', op: 'head' }), ctx).text, '".env" is a secret file (by name): never read');
     assert.equal(runTool(call('inspect_offloaded', { path: 'build/generated.txt', op: 'head' }), ctx).ok, false);
     assert.equal(runTool(call('inspect_offloaded', { path: '/etc/passwd', op: 'head' }), ctx).text, 'inspect_offloaded: /etc/passwd: outside the workspace and the offload store: not inspectable');
     assert.equal(runTool(call('inspect_offloaded', { path: 'config/app.properties', op: 'grep', pattern: 'password' }), ctx).text, 'config/app.properties (grep):\n     1- checkout.ttl.minutes=30\n     2: db.password=[REDACTED:assigned-secret]\n1 matching lines');

@@ -43,7 +43,7 @@ describe('ADR formats', () => {
       s.warnings.map((w) => `${w.source}:${w.line ?? ''} ${w.message}`),
       [
         'docs/decisions/0004-adopt-opentelemetry-for-tracing.md: unfilled template placeholder in informed: ignored',
-        'docs/decisions/0005-record-feature-flag-owners.md:3 malformed front matter: missed comma between flow collection entries; front matter read line by line',
+        'docs/decisions/0005-record-feature-flag-owners.md:2 malformed front matter: Missing , or : between flow map items; front matter read line by line',
         'docs/decisions/0005-record-feature-flag-owners.md: unfilled template placeholder in status, date: ignored',
       ],
     );

@@ -43,7 +43,7 @@ describe('document metadata', () => {
     ]);
     assert.ok(raw('documents', 'docs/windows-notes.md').startsWith('\uFEFF---\r\n'));
     assert.deepEqual(s.warnings, [
-      { source: 'docs/release-process.md', line: 5, column: 7, message: 'malformed front matter: bad indentation of a mapping entry; front matter read line by line' },
+      { source: 'docs/release-process.md', line: 3, column: 10, message: 'malformed front matter: Nested mappings are not allowed in compact mappings; front matter read line by line' },
     ]);
     assert.equal(s.documents[4].body.startsWith('# Running the stack on Windows\n\nUse WSL 2'), true);
     assert.equal(s.documents[4].bodyLine, 8);

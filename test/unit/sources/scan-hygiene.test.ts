@@ -29,6 +29,7 @@ describe('scanning hygiene for documents, decisions and instructions', () => {
     assert.deepEqual(s.warnings.map((w) => `${w.source}: ${w.message}`), [
       'docs/.env: secret file (by name): never read or sent',
       'docs/huge.md: skipped: 5009 bytes exceeds max_file_bytes 4096',
+      'docs/adr/0004-diagram.md: skipped: binary (a NUL byte in the first 8 KiB); not in this request',
     ]);
   });
 

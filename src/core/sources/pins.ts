@@ -1,0 +1,101 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { InputError } from '../errors';
+import type { Warning } from '../types';
+import { fsReason, isSecretFile, specialKind } from './scan';
+
+/** One pinned block as `.context/pins.json` stores it (the editor mirrors its pins there; ctxctl reads them). */
+export interface StoredPin {
+  id: string;
+  source: string;
+  startLine?: number;
+  endLine?: number;
+  text: string;
+  label?: string;
+  missing?: string;
+}
+
+export const PINS_FILE = '.context/pins.json';
+
+/**
+ * Read and validate `.context/pins.json`. Bad input is one InputError naming the file and the entry; a pins file
+ * that is a FIFO or a device is never opened (it would block): it is skipped with a warning.
+ */
+export function readPinsFile(root: string): { pins: StoredPin[]; warnings: Warning[] } {
+  const file = path.join(root, PINS_FILE);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return { pins: [], warnings: [] };
+  }
+  if (st.isDirectory()) throw new InputError('is a folder, not a pins file (a JSON list)', PINS_FILE);
+  if (!st.isFile()) return { pins: [], warnings: [{ source: PINS_FILE, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no pins read` }] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new InputError(`invalid pins file: ${e.message}`, PINS_FILE);
+    throw new InputError(`cannot read pins file: ${fsReason(e)}`, PINS_FILE);
+  }
+  if (!Array.isArray(raw)) throw new InputError('pins file must hold a JSON list', PINS_FILE);
+  return { pins: raw.map((entry, i) => validPin(entry, i)), warnings: [] };
+}
+
+function validPin(entry: unknown, i: number): StoredPin {
+  const where = `pin ${i + 1}`;
+  const bad = (what: string) => new InputError(`${where}: ${what}`, PINS_FILE);
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw bad(`expected an object {"source", "text"}, got ${entry === null ? 'null' : Array.isArray(entry) ? 'a list' : JSON.stringify(entry)}`);
+  const p = entry as Record<string, unknown>;
+  if (typeof p.source !== 'string' || p.source.trim() === '') throw bad('"source" must be a workspace-relative path');
+  if (typeof p.text !== 'string') throw bad('"text" must be a string ("" for a whole-file pin, read from the file)');
+  const line = (key: 'startLine' | 'endLine') => {
+    const v = p[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw bad(`"${key}" must be a line number (1 or more)`);
+    return v;
+  };
+  const startLine = line('startLine');
+  const endLine = line('endLine');
+  if (endLine !== undefined && (startLine === undefined || endLine < startLine)) throw bad('"endLine" needs a "startLine" at or before it');
+  if (p.label !== undefined && typeof p.label !== 'string') throw bad('"label" must be a string');
+  return { id: typeof p.id === 'string' && p.id ? p.id : `pin-${i + 1}`, source: p.source, startLine, endLine, text: p.text, label: p.label as string | undefined };
+}
+
+/**
+ * Give each pin the text that will be sent: a whole-file pin (no startLine) is read from its file, as the editor
+ * does; a pin that cannot be read (outside the workspace, a secret file, gone, not a regular file) says why, so it
+ * is reported and never sent as an empty block.
+ */
+export function resolvePinFiles(root: string, pins: StoredPin[]): StoredPin[] {
+  return pins.map((pin) => {
+    const refused = pinRefusal(root, pin.source);
+    if (refused) return { ...pin, text: '', missing: refused };
+    if (pin.startLine !== undefined) return pin;
+    try {
+      const text = fs.readFileSync(path.join(root, pin.source), 'utf8');
+      return { ...pin, text: (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n') };
+    } catch (e) {
+      return { ...pin, text: '', missing: `cannot read: ${fsReason(e)}` };
+    }
+  });
+}
+
+function pinRefusal(root: string, source: string): string | undefined {
+  const rel = source.replace(/\\/g, '/');
+  if (path.isAbsolute(rel) || rel.split('/').includes('..')) return 'outside the workspace';
+  if (isSecretFile(rel)) return 'a secret file (by name) is never sent';
+  const abs = path.join(root, rel);
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    return 'the file was moved or deleted';
+  }
+  const inside = path.relative(fs.realpathSync(root), real);
+  if (inside.startsWith('..') || path.isAbsolute(inside)) return 'a symbolic link leading outside the workspace';
+  if (isSecretFile(inside.split(path.sep).join('/'))) return 'a secret file (by name) is never sent';
+  const st = fs.statSync(real);
+  if (!st.isFile()) return `${specialKind(st) ?? 'not a regular file'}: never opened`;
+  return undefined;
+}
