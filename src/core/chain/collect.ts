@@ -4,7 +4,6 @@ import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
 import { leadingLines, type Snapshot } from '../sources/snapshot';
 import { redact } from '../redact/apply';
-import { isSecretPath } from '../redact/files';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning } from '../types';
@@ -83,11 +82,6 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
   }
 
   for (const pin of snapshot.pins) {
-    if (typeof pin.source === 'string' && isSecretPath(pin.source)) {
-      rejected.push({ source: pin.source, kind: 'pinned', reason: 'secret file (by name): a pin never sends it' });
-      warnings.push({ source: pin.source, message: 'pinned file is a secret file (by name): it is NOT in this request; unpin it' });
-      continue;
-    }
     if (pin.missing) {
       rejected.push({ source: pin.source, kind: 'pinned', reason: `pinned block cannot be read: ${pin.missing}` });
       warnings.push({ source: pin.source, message: `pinned block cannot be read (${pin.missing}): it is NOT in this request; unpin it or restore the file` });

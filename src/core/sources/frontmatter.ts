@@ -1,3 +1,4 @@
+import matter from 'gray-matter';
 import { isMap, parseDocument } from 'yaml';
 import { InputError } from '../errors';
 
@@ -34,21 +35,40 @@ export function parseFrontMatter(text: string, file: string): Parsed {
   if (!YAML_LANGUAGES.has(language)) {
     return { data: {}, body: clean, bodyLine: 1, warning: { line: 1, message: `front matter in an unsupported language "${open[1]}" is not run or parsed (only YAML is); the file is read as text` } };
   }
-  const doc = parseDocument(lines.slice(1, end).join('\n'), { schema: 'core', uniqueKeys: false });
+  // gray-matter splits and dispatches, with its engines locked down: YAML goes to `yaml` (core schema), and every
+  // engine that could evaluate code (its JavaScript and CoffeeScript engines) or parse another language throws.
+  const data = matter(lines.slice(0, end + 1).join('\n'), { language: 'yaml', engines: lockedEngines(file) }).data as Record<string, unknown>;
+  const blank = lines[end + 1] === '' ? 1 : 0;
+  return { data, body: lines.slice(end + 1 + blank).join('\n'), bodyLine: end + 2 + blank };
+}
+
+/** Engines that refuse to run: gray-matter looks an engine up by the fence's language and by its alias. */
+const REFUSED = ['javascript', 'js', 'coffee', 'coffeescript', 'cson', 'json', 'toml'];
+
+function lockedEngines(file: string): Record<string, (src: string) => object> {
+  const engines: Record<string, (src: string) => object> = { yaml: (src) => yamlData(src, file), yml: (src) => yamlData(src, file) };
+  for (const name of REFUSED) {
+    engines[name] = () => {
+      throw new InputError(`front matter in "${name}" is never evaluated`, file, 1);
+    };
+  }
+  return engines;
+}
+
+/** Front matter as data: YAML core schema, aliases capped; errors carry the file's line (the fence is line 1). */
+function yamlData(src: string, file: string): Record<string, unknown> {
+  const doc = parseDocument(src, { schema: 'core', uniqueKeys: false });
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const pos = e.linePos?.[0];
-    throw new InputError(`malformed front matter: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, file, pos ? pos.line + 1 : undefined, pos?.col);
+    throw new InputError(`malformed front matter: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, file, pos?.line, pos?.col); // gray-matter hands the engine the text after the fence, newline included: lines are the file's
   }
   if (doc.contents !== null && !isMap(doc.contents)) throw new InputError('malformed front matter: expected key: value pairs', file, 2, 1);
-  let data: Record<string, unknown> = {};
   try {
-    if (doc.contents !== null) data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+    return doc.contents === null ? {} : (doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>);
   } catch (e) {
     throw new InputError(`malformed front matter: ${(e as Error).message.split('\n')[0]}`, file, 2, 1);
   }
-  const blank = lines[end + 1] === '' ? 1 : 0;
-  return { data, body: lines.slice(end + 1 + blank).join('\n'), bodyLine: end + 2 + blank };
 }
 
 /** A string or list of strings from front matter, normalised to a trimmed list. */

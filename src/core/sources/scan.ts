@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { isSecretPath } from '../redact/files';
 import type { Warning } from '../types';
 
 /** One file the scan found, with what it knows without reading it whole. */
@@ -26,12 +27,8 @@ export interface ScanResult {
   warnings: Warning[];
 }
 
-const SECRET_FILES = picomatch(['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/.npmrc', '**/credentials*.json'], { dot: true });
-
-/** True for files that hold secrets by convention: they are never read, let alone sent. */
-export function isSecretFile(rel: string): boolean {
-  return SECRET_FILES(rel) && !rel.endsWith('.example') && !rel.endsWith('.sample');
-}
+/** True for files that hold secrets by convention: they are never read, let alone sent (one list: redact/files.ts). */
+export const isSecretFile = isSecretPath;
 
 /** `EACCES: permission denied`: an fs error without the absolute path Node appends. */
 export function fsReason(e: unknown): string {

@@ -11,7 +11,7 @@ import { EXAMPLE, REPO } from '../helpers';
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const EVENTS = path.join(REPO, 'test', 'fixtures', 'hooks');
 const PIN_RULE = { id: 'p1', source: 'AGENTS.md', startLine: 28, endLine: 28, label: 'compat', text: '- **Public HTTP APIs must stay backward compatible: never make an existing optional request field required; new fields must be optional at the HTTP boundary.** Defaults belong in the service layer, not in the client.' };
-const PIN_NOTE = { id: 'p2', source: 'docs/runbook.md', label: 'on call', text: 'Rollback first & ask later: `./mvnw -q verify` must pass <before> any deploy.' };
+const PIN_NOTE = { id: 'p2', source: 'docs/runbook.md', startLine: 3, endLine: 3, label: 'on call', text: 'Rollback first & ask later: `./mvnw -q verify` must pass <before> any deploy.' };
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
@@ -52,7 +52,7 @@ describe('ctxctl hook claude-code', () => {
       assert.match(note, new RegExp(`^\\[Context Control\\] Re-injected on ${source}, verbatim: the rules of AGENTS\\.md and 2 pinned blocks \\([\\d ]+ tokens, budget 11 000\\)\\. They still apply\\.$`));
       assert.ok(context.includes(`<rules source="AGENTS.md">\n${AGENTS_TEXT}\n</rules>`), 'the AGENTS.md rules, verbatim');
       assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`), 'pin 1, verbatim');
-      assert.ok(context.includes(`<pinned source="docs/runbook.md" label="on call">\n${PIN_NOTE.text}\n</pinned>`), 'pin 2, verbatim (& and <> unescaped)');
+      assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`), 'pin 2, verbatim (& and <> unescaped)');
       assert.ok(context.indexOf('<rules') < context.indexOf('<pinned source="AGENTS.md'), 'rules, then pins, as in the request');
     });
   }
@@ -63,7 +63,7 @@ describe('ctxctl hook claude-code', () => {
     const fromFlag = workspace([]);
     const pins = (r: ReturnType<typeof hook>) => (JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string).match(/<pinned source="[^"]+"/g) ?? [];
     assert.deepEqual(pins(hook(event('session-start-compact', fromCwd))), ['<pinned source="AGENTS.md#L28-L28"']);
-    assert.deepEqual(pins(hook(event('session-start-compact', fromCwd), [], { CLAUDE_PROJECT_DIR: fromEnv })), ['<pinned source="docs/runbook.md"']);
+    assert.deepEqual(pins(hook(event('session-start-compact', fromCwd), [], { CLAUDE_PROJECT_DIR: fromEnv })), ['<pinned source="docs/runbook.md#L3-L3"']);
     const flag = hook(event('session-start-compact', fromCwd), ['--workspace', fromFlag], { CLAUDE_PROJECT_DIR: fromEnv });
     assert.deepEqual(pins(flag), []);
     assert.match(JSON.parse(flag.stdout).hookSpecificOutput.additionalContext, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md \(/);
@@ -74,7 +74,7 @@ describe('ctxctl hook claude-code', () => {
     const r = hook(event('session-start-compact', root), ['--max-tokens', '700']);
     const context: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
     const note = context.split('\n')[0];
-    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d ]+ tokens, budget 700\)\. They still apply\. Not re-injected: docs\/runbook\.md \(\d+ tokens do not fit in the 700-token budget\)\.$/);
+    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d ]+ tokens, budget 700\)\. They still apply\. Not re-injected: docs\/runbook\.md#L3-L3 \(\d+ tokens do not fit in the 700-token budget\)\.$/);
     assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`));
     assert.ok(!context.includes(PIN_NOTE.text), 'the pin that does not fit is named, not cut');
   });
@@ -88,7 +88,7 @@ describe('ctxctl hook claude-code', () => {
     assert.match(status.hookSpecificOutput.additionalContext, /^\[Context Control\] Context budget: [\d ]+ of 11 000 tokens \(max_input\) for this task; \d+ selected, \d+ rejected(, \d+ \w+)*\.$/);
     const context = JSON.parse(hook(input, ['--on-prompt', 'context']).stdout).hookSpecificOutput.additionalContext as string;
     assert.ok(context.includes('<task source="task" trust="user">\nWhy do legacy POS terminals get 400 on POST /v1/payments since 2.14? paymentMethod\n</task>'));
-    assert.ok(context.includes('<pinned source="docs/runbook.md" trust="user" label="on call">'), 'the request\'s own pinned block');
+    assert.ok(context.includes('<pinned source="docs/runbook.md#L3-L3" trust="user" label="on call">'), 'the request\'s own pinned block');
     assert.doesNotMatch(context, /FINAL REQUEST/);
   });
 

@@ -113,8 +113,8 @@ describe('red team: secrets', () => {
 
   it('a pin on .env is refused and reported; its text is never sent', () => {
     const m = JSON.parse(file('manifest.json')) as { rejected: { source: string; reason: string }[]; warnings: { source: string; message: string }[] };
-    assert.deepEqual(m.rejected.filter((r) => r.source === '.env'), [{ source: '.env', kind: 'pinned', reason: 'secret file (by name): a pin never sends it' }]);
-    assert.ok(m.warnings.some((w) => w.source === '.env' && w.message === 'pinned file is a secret file (by name): it is NOT in this request; unpin it'));
+    assert.deepEqual(m.rejected.filter((r) => r.source === '.env'), [{ source: '.env', kind: 'pinned', reason: 'pinned block cannot be read: a secret file (by name) is never sent' }]);
+    assert.ok(m.warnings.some((w) => w.source === '.env' && w.message === 'pinned block cannot be read (a secret file (by name) is never sent): it is NOT in this request; unpin it or restore the file'));
   });
 
   it('the manifest lists each redaction by source, line and rule, never the secret', () => {
