@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_MODEL } from '../core/chain/assemble';
 import { CHECKS_FILE, parseChecks, type CheckCase } from '../core/compare/checks-file';
 import { compareJson } from '../core/compare/report';
-import { compare, type VariantSpec } from '../core/compare/run';
+import { compare, variantNames } from '../core/compare/run';
 import { renderCompare } from '../core/compare/table';
 import { scrub } from '../core/providers/errors';
 import { writeRecord } from '../core/report/record';
@@ -92,7 +92,7 @@ async function compareWith(v: Record<string, string | string[] | boolean | undef
   if (typeof factory === 'string') throw new CompareUsage(factory);
   const root = path.resolve(workspace);
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', workspace);
-  const variants = namesFor(policies.map((p) => path.resolve(p)));
+  const variants = variantNames(policies.map((p) => path.resolve(p)));
   for (const p of variants) if (!fs.existsSync(p.file)) throw new InputError('policy file not found', displayPath(root, p.file));
   const cases = loadCases(root, str('checks'));
   const out = str('out') ? path.resolve(str('out')!) : undefined;
@@ -146,12 +146,6 @@ async function compareWith(v: Record<string, string | string[] | boolean | undef
   } finally {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** Variant names from the policy files' names (`policy`, `lean`), made unique when two share a name. */
-export function namesFor(files: string[]): VariantSpec[] {
-  const base = files.map((f) => path.basename(f).replace(/\.ya?ml$/i, ''));
-  return files.map((file, i) => ({ file, name: base.filter((b) => b === base[i]).length > 1 ? `${base[i]}-${i + 1}` : base[i] }));
 }
 
 /** The checks file given, else the workspace's own when it has one, else no case. */

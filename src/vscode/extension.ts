@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import { num } from '../core/report/trace';
 import { loadedEncodings } from '../core/tokens';
 import { AssemblyService } from './assembly';
+import { ChecksTests } from './checks-tests';
 import { registerCommands } from './commands';
+import { registerCompare } from './compare';
 import { registerSessionCommands } from './session-commands';
 import { PinDecorations, PinStore } from './pins';
 import { findModel } from './lm';
@@ -82,6 +84,9 @@ export function activate(context: vscode.ExtensionContext) {
   const panel = sub(new RequestPanel(context.extensionUri, service, commands.panelActions));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
+  const comparison = registerCompare({ context, root, panel: () => panel, task: task.current });
+  const checks = sub(new ChecksTests());
+  void checks.discover();
 
   // Incremental re-assembly: files, settings and trust changes, debounced by the service.
   const watcher = sub(vscode.workspace.createFileSystemWatcher('**/*'));
@@ -119,6 +124,8 @@ export function activate(context: vscode.ExtensionContext) {
     statusBar: statusBar.item,
     trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree },
     panel,
+    comparison,
+    checks,
   };
 }
 

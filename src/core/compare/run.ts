@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { assemble, type Assembly } from '../chain/assemble';
 import { openOffloadStore } from '../offload/store';
 import type { Provider } from '../providers/provider';
@@ -24,6 +25,12 @@ export interface VariantSpec {
   name: string;
   /** Absolute path of the policy file. */
   file: string;
+}
+
+/** Variant names from the policy files' names (`policy`, `lean`), made unique when two share one (`policy-3`). */
+export function variantNames(files: string[]): VariantSpec[] {
+  const base = files.map((f) => path.basename(f).replace(/\.ya?ml$/i, ''));
+  return files.map((file, i) => ({ file, name: base.filter((b) => b === base[i]).length > 1 ? `${base[i]}-${i + 1}` : base[i] }));
 }
 
 export interface CompareInput {
