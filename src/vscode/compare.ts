@@ -128,5 +128,6 @@ async function pickPolicies(): Promise<string[] | undefined> {
     files.sort().map((f) => ({ label: f, picked: f === current, description: f === current ? 'current policy' : undefined })),
     { canPickMany: true, title: 'Compare Policies', placeHolder: 'Pick two or more policy files (the current one is preselected)' },
   );
-  return picked?.map((p) => p.label);
+  // The current policy is the baseline: first column, the others compared with it.
+  return picked?.map((p) => p.label).sort((a, b) => Number(b === current) - Number(a === current));
 }

@@ -48,7 +48,10 @@ function variantCard(v: PanelCompareVariant): HTMLElement {
     el('ul', { class: 'legend' }, ...zones.map((z) => el('li', {}, el('span', { class: `swatch zone-${z.zone}` }), `${z.zone.replace('_', ' ')} ${fmt(z.tokens)}`))),
     el('p', {}, `${v.counts.selected} selected · ${v.counts.rejected} rejected · ${v.counts.trimmed} trimmed · ${v.counts.offloaded} offloaded · ${v.counts.indexed} indexed`),
     v.evidence.length ? el('h4', {}, `Evidence checks: ${v.evidence.length - failing}/${v.evidence.length}`) : undefined,
-    v.evidence.length ? el('ul', { class: 'checks' }, ...v.evidence.map((x) => check(x.ok, x.text))) : undefined,
+    failing ? el('ul', { class: 'checks' }, ...v.evidence.filter((x) => !x.ok).map((x) => check(x.ok, x.text))) : undefined,
+    failing < v.evidence.length
+      ? el('details', {}, el('summary', {}, `${v.evidence.length - failing} passing`), el('ul', { class: 'checks' }, ...v.evidence.filter((x) => x.ok).map((x) => check(x.ok, x.text))))
+      : undefined,
     ...v.runs.map((r) =>
       el(
         'div',

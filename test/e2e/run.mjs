@@ -210,8 +210,10 @@ try {
     const pick = page.locator('.quick-input-widget');
     await pick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'lean.yaml' }).first().waitFor();
     // The current policy is preselected; tick the lean one too, then accept.
-    await pick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'lean.yaml' }).first().locator('input[type="checkbox"]').click();
-    await page.keyboard.press('Enter');
+    // (a click on a row of a multi-select pick toggles its check box)
+    await pick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'lean.yaml' }).first().click();
+    await pick.locator('.quick-input-count').filter({ hasText: '2 Selected' }).waitFor();
+    await pick.locator('.monaco-button').filter({ hasText: 'OK' }).first().click();
     const panel = await panelFrame();
     await panel.locator('#compare-diff').waitFor({ timeout: 60_000 });
     const names = await panel.locator('#compare-variants .variant h3').allTextContents();
@@ -220,6 +222,7 @@ try {
     expect((await row.count()) === 1, 'application.log is in the diff');
     expect(((await row.textContent()) ?? '').includes('Other size'), 'the change says its kind in words');
     expect((await panel.locator('.check-fail').count()) >= 1, 'the lean variant loses an evidence check');
+    await panel.locator('#compare-diff').scrollIntoViewIfNeeded();
     await shot('panel-compare', { locator: page.locator('.part.sidebar') });
   });
 

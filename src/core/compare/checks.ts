@@ -113,15 +113,18 @@ function whereElse(m: Manifest, match: (s: string) => boolean): string {
   return found.join('; ');
 }
 
-/** Which selected block carries the evidence, when the request text names its source. */
+/** Which selected blocks carry the evidence (every occurrence), when the request text names their sources. */
 function inBlock(m: Manifest, text: string, value: string): string {
-  const at = text.indexOf(value);
-  let best: { source: string; at: number } | undefined;
-  for (const d of m.selected) {
-    const open = text.lastIndexOf(`source="${d.source}"`, at);
-    if (open >= 0 && (!best || open > best.at)) best = { source: d.source, at: open };
+  const found = new Set<string>();
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
+    let best: { source: string; at: number } | undefined;
+    for (const d of m.selected) {
+      const open = text.lastIndexOf(`source="${d.source}"`, at);
+      if (open >= 0 && (!best || open > best.at)) best = { source: d.source, at: open };
+    }
+    if (best) found.add(best.source);
   }
-  return best ? ` (${best.source})` : '';
+  return found.size ? ` (${[...found].join(', ')})` : '';
 }
 
 function snippet(text: string, at: number, length: number): string {
