@@ -12,6 +12,7 @@ import { writeRecord } from '../core/report/record';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { displayPath } from '../core/sources/snapshot';
 import { InputError } from '../core/errors';
+import { parseToolResultArg } from '../core/offload/results';
 import { providerFactory } from './provider-flags';
 import type { SendIo } from './send';
 
@@ -19,12 +20,14 @@ import type { SendIo } from './send';
 
 export const COMPARE_USAGE = `  ctxctl compare --workspace DIR --task FILE|TEXT --policy A.yaml --policy B.yaml [--policy C.yaml]...
                  [--runs N] [--provider dry-run|openai|anthropic --model M --base-url URL] [--checks FILE]
-                 [--session FILE] [--component NAME] [--encoding E] [--max-steps N] [--timeout S] [--json] [--out DIR]`;
+                 [--tool-result NAME=FILE]... [--session FILE] [--component NAME] [--encoding E] [--max-steps N] [--timeout S]
+                 [--json] [--out DIR]`;
 
 const HELP = `Usage:
 ${COMPARE_USAGE}
 
-  Every variant gets the same task, model, settings, session and pins, and an empty offload store of its own.
+  Every variant gets the same task, model, settings, session, pins and tool results (--tool-result, as in preview),
+  and an empty offload store of its own (variants/NAME/offload/ with --out, else a temporary folder, removed after).
   Dry run (default): compares the requests (tokens per zone, blocks, evidence checks, the decisions diff).
   --provider   also sends each variant --runs times (default 1) and records the answer, the tokens the provider
                reports (input, output, cached), latency, cost (dated price table) and the answer checks
@@ -57,6 +60,7 @@ export async function compareCommand(argv: string[], io: SendIo): Promise<number
         options: {
           ...Object.fromEntries(STRINGS.map((k) => [k, { type: 'string' as const }])),
           policy: { type: 'string', multiple: true },
+          'tool-result': { type: 'string', multiple: true },
           json: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
@@ -107,6 +111,7 @@ async function compareWith(v: Record<string, string | string[] | boolean | undef
       variants,
       sessionFile: str('session'),
       component: str('component'),
+      toolResults: ((v['tool-result'] as string[] | undefined) ?? []).map(parseToolResultArg),
       summaries: workspaceSummaries(root, str('session')),
       model: str('model') ?? DEFAULT_MODEL,
       encoding: str('encoding'),

@@ -90,7 +90,7 @@ export function checkAnswer(expectations: Expectation<AnswerKind>[], answer: str
     if (e.kind === 'not_claims') return { ...base, ok: at < 0, found: at < 0 ? 'not in the answer' : `the answer says "${snippet(answer, at, e.value.length)}"` };
     const name = path.posix.basename(e.value).toLowerCase();
     const cited = at >= 0 ? e.value : lower.includes(name) ? path.posix.basename(e.value) : undefined;
-    return { ...base, ok: cited !== undefined, found: cited !== undefined ? `cited as ${cited}` : `neither ${e.value} nor ${path.posix.basename(e.value)} appears in the answer` };
+    return { ...base, ok: cited !== undefined, found: cited !== undefined ? `cited as ${cited}` : name === e.value.toLowerCase() ? `${e.value} does not appear in the answer` : `neither ${e.value} nor ${path.posix.basename(e.value)} appears in the answer` };
   });
 }
 

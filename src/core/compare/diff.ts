@@ -46,7 +46,10 @@ export function decisionOf(m: Manifest, source: string): VariantDecision {
   const selected = pick(m.selected);
   if (selected) {
     const trimmed = pick(m.trimmed);
+    const offloaded = pick(m.offloaded);
     const tokens = selected.tokens ?? 0;
+    // An offloaded result is in the request only as its notice and preview.
+    if (offloaded) return { verdict: 'offloaded', tokens, reason: `notice and preview only: ${offloaded.reason}` };
     if (trimmed) {
       const lines = trimmed.retained_lines !== undefined ? `, ${num(Number(trimmed.retained_lines))} of ${num(Number(trimmed.original_lines))} lines` : '';
       return { verdict: 'trimmed', tokens, reason: `${num(Number(trimmed.original_tokens ?? 0))} → ${num(tokens)} tokens${lines}: ${trimmed.reason}` };

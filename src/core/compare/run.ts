@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { assemble, type Assembly } from '../chain/assemble';
+import type { ToolResultSpec } from '../offload/results';
 import { openOffloadStore } from '../offload/store';
 import type { Provider } from '../providers/provider';
 import { systemClock, type Clock } from '../providers/retry';
@@ -40,6 +41,8 @@ export interface CompareInput {
   variants: VariantSpec[];
   sessionFile?: string;
   component?: string;
+  /** Tool results returned in this step (`NAME=FILE`): the same files for every variant, offloaded into its own store. */
+  toolResults?: ToolResultSpec[];
   summaries?: { records: SummaryRecord[]; warnings?: Warning[] };
   model: string;
   encoding?: string;
@@ -102,7 +105,7 @@ export async function compare(input: CompareInput): Promise<CompareResult> {
   let providerId = 'dry-run';
   for (const [i, spec] of input.variants.entries()) {
     const policy = loadPolicy(input.root, spec.file);
-    const snapshot = loadSnapshot({ root: input.root, task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component });
+    const snapshot = loadSnapshot({ root: input.root, task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component, toolResults: input.toolResults });
     const probe = input.provider?.();
     const assembly = assemble(snapshot, {
       model: input.model,

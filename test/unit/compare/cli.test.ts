@@ -128,6 +128,28 @@ describe('ctxctl compare (dry run)', () => {
     assert.match(table, /^ {2}✗ FAIL {2}lean {2}payment incident keeps its evidence: contains "MethodArgumentNotValidException": not in the request/m);
   });
 
+  it('each variant offloads into its own store: the same tool result is trimmed by one (full text in its folder) and offloaded by the other (into its own)', async () => {
+    const dir = tmp('ctxctl-compare-offload-');
+    const result = path.join(dir, 'tests.log');
+    fs.writeFileSync(result, Array.from({ length: 150 }, (_, i) => `2026-11-12T08:00:${String(i % 60).padStart(2, '0')}Z INFO test ${i} passed in ${i % 7} ms`).join('\n') + '\n');
+    const small = path.join(dir, 'small-offload.yaml');
+    fs.writeFileSync(small, 'offload: { per_result_tokens: 1000, aggregate_tokens: 10000, preview_chars: 100 }\n');
+    const out = path.join(dir, 'out');
+    const got = await cli(['compare', '--workspace', EXAMPLE, '--task', TICKET, '--policy', POLICY, '--policy', small, '--tool-result', `run_tests=${result}`, '--json', '--out', out]);
+    assert.equal(got.code, 0, got.err);
+    const [full, lean] = JSON.parse(got.out).variants;
+    const files = (name: string) => (fs.readdirSync(path.join(out, 'variants', name, 'offload'), { recursive: true }) as string[]).filter((f) => f.endsWith('.log'));
+    assert.deepEqual(full.manifest.offloaded, []);
+    // The variant that keeps it trims it, and its full text (outside the workspace) goes to that variant's own store.
+    const trim = full.manifest.trimmed.find((t: { source: string }) => t.source === 'tool:run_tests');
+    assert.deepEqual(files('policy').map((f) => path.join(out, 'variants', 'policy', 'offload', f)), [trim.reference]);
+    assert.equal(lean.manifest.offloaded.length, 1);
+    assert.equal(lean.manifest.offloaded[0].source, 'tool:run_tests');
+    assert.deepEqual(files('small-offload').map((f) => path.join(out, 'variants', 'small-offload', 'offload', f)), [lean.manifest.offloaded[0].path]);
+    const entry = JSON.parse(got.out).diff.entries.find((e: { source: string }) => e.source === 'tool:run_tests');
+    assert.deepEqual(entry.variants.map((v: { verdict: string }) => v.verdict), ['trimmed', 'offloaded']);
+  });
+
   it('usage errors exit 2: one policy, --runs without a provider, a missing policy file', async () => {
     let got = await cli(['compare', '--workspace', EXAMPLE, '--task', TICKET, '--policy', POLICY]);
     assert.equal(got.code, 2);
@@ -150,6 +172,24 @@ function withUsage(pieces: string[], usage: { prompt_tokens: number; completion_
 
 const GOOD = 'PaymentController rejects legacy requests: paymentMethod is now @NotNull (application.log: MethodArgumentNotValidException; PaymentController.java). ADR-012 keeps new fields optional.';
 const THIN = 'The request fails because paymentMethod is required (application.log). ADR-012 applies.';
+
+describe('ctxctl check --provider (a local OpenAI-compatible server)', () => {
+  it('sends each case once and checks the answer: a claim the case forbids fails the case with what the answer said', async () => {
+    const s = await startServer(() => ({ sse: withUsage([`${THIN} ADR-008 is still in force for old clients.`], { prompt_tokens: 100, completion_tokens: 20, cached: 0 }) }));
+    servers.push(s);
+    const junit = path.join(tmp('ctxctl-junit-sent-'), 'context.xml');
+    const got = await cli(['check', '--workspace', EXAMPLE, '--provider', 'openai', '--model', 'gpt-4o', '--base-url', `${s.url}/v1`, '--junit', junit]);
+    assert.equal(got.code, 1, got.err);
+    assert.equal(s.received.length, 1);
+    assert.doesNotMatch(got.out, /SKIP/);
+    const fails = got.out.split('\n').filter((l) => l.startsWith('  FAIL')).map((l) => l.replace(/^ {2}FAIL {2}\S+:(\d+) {2}payment incident keeps its evidence: /, '$1 '));
+    assert.deepEqual(fails, [
+      '22 cites PaymentController.java: PaymentController.java does not appear in the answer',
+      '23 not_claims "ADR-008 is still in force": the answer says "…cation.log). ADR-012 applies. ADR-008 is still in force for old clients."',
+    ]);
+    assert.match(fs.readFileSync(junit, 'utf8'), /<failure message="cites PaymentController\.java: PaymentController\.java does not appear in the answer \([^)]+\); not_claims &quot;ADR-008 is still in force&quot;: the answer says/);
+  });
+});
 
 describe('ctxctl compare (sent to a local OpenAI-compatible server)', () => {
   it('sends each variant --runs times from the same state; answers, reported tokens, cost, answer checks and spread', async () => {
@@ -182,7 +222,7 @@ describe('ctxctl compare (sent to a local OpenAI-compatible server)', () => {
     const answerChecks = (v: { checks: { answers: { run: number; checks: { ok: boolean; expectation: string; found: string }[] }[] } }) =>
       v.checks.answers.map((a) => [a.run, a.checks.filter((c) => !c.ok).map((c) => `${c.expectation}: ${c.found}`)]);
     assert.deepEqual(answerChecks(full), [[1, []], [2, []]]);
-    const thinFails = ['cites PaymentController.java: neither PaymentController.java nor PaymentController.java appears in the answer'];
+    const thinFails = ['cites PaymentController.java: PaymentController.java does not appear in the answer'];
     assert.deepEqual(answerChecks(lean), [[1, thinFails], [2, thinFails]]);
     assert.deepEqual([full.checks.passed, full.checks.failed, lean.checks.passed, lean.checks.failed], [11 + 10, 0, 10 + 8, 1 + 2]);
     for (const [name, runs] of [['policy', 2], ['lean', 2]] as const) {
@@ -200,7 +240,7 @@ describe('ctxctl compare (sent to a local OpenAI-compatible server)', () => {
     assert.match(table, /^ {2}Output tokens +40 +20$/m);
     assert.match(table, /^ {2}Answer checks +10\/10 ✓ +8\/10 ✗$/m);
     assert.match(table, /^ {2}Cost USD +0\.0\d{4} +0\.0\d{4} {3}prices of 2025-06-01; /m);
-    assert.match(table, /^ {2}✗ FAIL {2}lean run 2: answer cites PaymentController\.java: neither /m);
+    assert.match(table, /^ {2}✗ FAIL {2}lean run 2: answer cites PaymentController\.java: PaymentController\.java does not appear in the answer$/m);
     assert.match(table, new RegExp(`^ {2}policy run 1 +"${GOOD.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
   });
 });
