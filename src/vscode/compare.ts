@@ -23,6 +23,8 @@ export interface CompareDeps {
   root: string | undefined;
   panel: () => RequestPanel | undefined;
   task: () => string | undefined;
+  /** The editor's session store (seeded from the workspace's), so variants replay what the panel's preview replays. */
+  sessionFile: () => string | undefined;
 }
 
 /** The Compare tab's model of a result: pure, so the integration tests can check it. */
@@ -80,7 +82,8 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
         task,
         cwd: root,
         variants: variantNames(policies.map((p) => path.resolve(root, p))),
-        summaries: workspaceSummaries(root),
+        sessionFile: deps.sessionFile(),
+        summaries: workspaceSummaries(root, deps.sessionFile()),
         model: settings.model,
         encoding: settings.encoding,
         provider,

@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext) {
   const panel = sub(new RequestPanel(context.extensionUri, service, commands.panelActions));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
-  const comparison = registerCompare({ context, root, panel: () => panel, task: task.current });
+  const comparison = registerCompare({ context, root, panel: () => panel, task: task.current, sessionFile: () => (fs.existsSync(service.sessionStore) ? service.sessionStore : undefined) });
   const checks = sub(new ChecksTests());
   void checks.discover();
 

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -66,5 +68,49 @@ suite('context checks and Compare Policies', () => {
     assert.deepEqual(result.diff.map((d) => [d.change, d.source]), [['tokens', 'application.log']]);
     assert.deepEqual(result.variants[1].evidence.filter((x) => !x.ok).map((x) => x.text.split(': ')[1]), ['contains "MethodArgumentNotValidException"']);
     assert.deepEqual(a.panel.lastCompare?.compare, result, 'the panel got the same comparison');
+  });
+
+  test('Send Variants sends each compared variant once and the Compare tab gets the answers with their checks', async () => {
+    const a = await api();
+    const bodies: string[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString('utf8'));
+        const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(chunk({ role: 'assistant', content: 'paymentMethod became required in PaymentController.java; ' }, null));
+        res.write(chunk({ content: 'application.log shows the 400s; ADR-012 applies.' }, null));
+        res.write(chunk({}, 'stop'));
+        res.end('data: [DONE]\n\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const config = vscode.workspace.getConfiguration('contextControl');
+    await config.update('provider', 'openai', vscode.ConfigurationTarget.Global);
+    await config.update('baseUrl', `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, vscode.ConfigurationTarget.Global);
+    try {
+      await config.update('taskFile', 'ticket.md', vscode.ConfigurationTarget.Workspace);
+      const dry = await vscode.commands.executeCommand<Awaited<ReturnType<typeof a.comparison.run>>>('contextControl.comparePolicies', ['.context/policy.yaml', '.context/policies/lean.yaml']);
+      assert.equal(dry.status, 'done', dry.message);
+      const sent = await vscode.commands.executeCommand<Awaited<ReturnType<typeof a.comparison.run>>>('contextControl.compareSend');
+      assert.equal(sent.status, 'done', sent.message);
+      assert.equal(sent.provider, 'openai');
+      assert.equal(bodies.length, 2, 'one request per variant');
+      assert.deepEqual(sent.variants.map((v) => v.final), dry.variants.map((v) => v.final), 'the variants sent are the variants compared');
+      for (const v of sent.variants) {
+        assert.equal(v.runs.length, 1);
+        assert.equal(v.runs[0].answer, 'paymentMethod became required in PaymentController.java; application.log shows the 400s; ADR-012 applies.');
+        assert.deepEqual(v.runs[0].checks.map((c) => [c.ok, c.text.split(':')[0]]), [
+          [true, 'mentions "paymentMethod"'], [true, 'mentions "ADR-012"'], [true, 'cites application.log'], [true, 'cites PaymentController.java'], [true, 'not_claims "ADR-008 is still in force"'],
+        ]);
+      }
+      assert.deepEqual(a.panel.lastCompare?.compare, sent);
+    } finally {
+      await config.update('provider', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      server.close();
+    }
   });
 });
