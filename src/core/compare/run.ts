@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { assemble, type Assembly } from '../chain/assemble';
 import type { ToolResultSpec } from '../offload/results';
 import { openOffloadStore } from '../offload/store';
+import { ContextBudgetExceeded } from '../errors';
 import type { Provider } from '../providers/provider';
 import { systemClock, type Clock } from '../providers/retry';
 import type { Manifest } from '../report/manifest';
@@ -107,15 +108,22 @@ export async function compare(input: CompareInput): Promise<CompareResult> {
     const policy = loadPolicy(input.root, spec.file);
     const snapshot = loadSnapshot({ root: input.root, task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component, toolResults: input.toolResults });
     const probe = input.provider?.();
-    const assembly = assemble(snapshot, {
-      model: input.model,
-      encoding: input.encoding,
-      shape: probe?.shape ?? input.shape ?? 'openai',
-      stream: probe?.streams ?? true,
-      summaries: input.summaries,
-      now,
-      offloadStore: storeFor(snapshot, input.offloadDir(i, 0), now),
-    });
+    let assembly: Assembly;
+    try {
+      assembly = assemble(snapshot, {
+        model: input.model,
+        encoding: input.encoding,
+        shape: probe?.shape ?? input.shape ?? 'openai',
+        stream: probe?.streams ?? true,
+        summaries: input.summaries,
+        now,
+        offloadStore: storeFor(snapshot, input.offloadDir(i, 0), now),
+      });
+    } catch (e) {
+      // Say which variant cannot be built: the others are not compared against a request that does not exist.
+      if (e instanceof ContextBudgetExceeded) e.message = `variant ${spec.name} (${policy.origin}): ${e.message}`;
+      throw e;
+    }
     const text = requestText(assembly.neutral);
     const evidence = input.cases.map((c) => ({ case: c.name, line: c.line, evidence: checkEvidence(c.evidence, assembly.manifest, text) }));
     const runs: RunResult[] = [];

@@ -160,6 +160,11 @@ describe('ctxctl compare (dry run)', () => {
     got = await cli(['compare', '--workspace', EXAMPLE, '--task', TICKET, '--policy', POLICY, '--policy', path.join(EXAMPLE, 'nope.yaml')]);
     assert.equal(got.code, 2);
     assert.equal(got.err, 'ctxctl: nope.yaml: policy file not found\n');
+    const tight = path.join(tmp('ctxctl-tight-'), 'tight.yaml');
+    fs.writeFileSync(tight, 'envelope: { window: 3000, output_reserve: 500, margin: 500 }\n');
+    got = await cli(['compare', '--workspace', EXAMPLE, '--task', TICKET, '--policy', POLICY, '--policy', tight]);
+    assert.equal(got.code, 3, 'a variant whose mandatory blocks exceed max_input is refused, and named');
+    assert.match(got.err, new RegExp(`^ctxctl: variant tight \\(${tight.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): ContextBudgetExceeded: the mandatory blocks need [\\d]+ tokens but max_input is 2000\\.\n`));
   });
 });
 
