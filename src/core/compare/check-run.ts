@@ -45,6 +45,15 @@ export interface CaseOptions {
   file: string;
 }
 
+/** A path that does not exist is fine here (literal task text); one that exists must resolve, links followed, inside the root. */
+function insideWorkspace(root: string, rel: string): boolean {
+  const target = path.resolve(root, rel);
+  if (rel.length >= 4096 || !fs.existsSync(target)) return true;
+  const real = fs.realpathSync(target);
+  const base = fs.realpathSync(root);
+  return real === base || real.startsWith(base + path.sep);
+}
+
 /** One word with an extension or a slash: meant as a file, not as the task's text. */
 function looksLikePath(task: string): boolean {
   const t = task.trim();
@@ -57,6 +66,10 @@ export function casePassed(r: CaseResult): boolean {
 
 export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseResult> {
   const base: CaseResult = { name: c.name, line: c.line, results: [], skipped: [] };
+  // The checks file is workspace content: its paths may not reach outside the workspace (a task file is sent).
+  for (const [key, rel] of [['policy', c.policy], ['task', c.task]] as const) {
+    if (rel && !insideWorkspace(options.root, rel)) throw new InputError(`case "${c.name}": ${key} ${rel} is outside the workspace`, options.file, c.line);
+  }
   const policyFile = c.policy ? path.resolve(options.root, c.policy) : undefined;
   if (policyFile && !fs.existsSync(policyFile)) throw new InputError(`case "${c.name}": policy file not found: ${c.policy} (relative to the workspace)`, options.file, c.line);
   const policy = loadPolicy(options.root, policyFile);

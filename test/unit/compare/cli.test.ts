@@ -83,6 +83,10 @@ describe('ctxctl check', () => {
     got = await cli(['check', '--workspace', EXAMPLE, '--checks', bad]);
     assert.equal(got.code, 2);
     assert.equal(got.err, `ctxctl: ${displayPath(process.cwd(), bad)}:1: case "a": task file not found: tickt.md (a path is relative to the workspace; literal text needs a space)\n`);
+    fs.writeFileSync(bad, '- name: a\n  task: ../../../../../../../etc/hostname\n  excludes: x\n');
+    got = await cli(['check', '--workspace', EXAMPLE, '--checks', bad]);
+    assert.equal(got.code, 2);
+    assert.equal(got.err, `ctxctl: ${displayPath(process.cwd(), bad)}:1: case "a": task ../../../../../../../etc/hostname is outside the workspace\n`);
     got = await cli(['check', '--workspace', dir]);
     assert.equal(got.code, 2);
     assert.equal(got.err, `ctxctl: ${displayPath(process.cwd(), path.join(dir, '.context', 'checks.yaml'))}: checks file not found\n`);
