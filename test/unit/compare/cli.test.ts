@@ -154,7 +154,7 @@ describe('ctxctl compare (dry run)', () => {
     assert.deepEqual(entry.variants.map((v: { verdict: string }) => v.verdict), ['trimmed', 'offloaded']);
   });
 
-  it('usage errors exit 2: one policy, --runs without a provider, a missing policy file', async () => {
+  it('usage errors exit 2 (one policy, --runs without a provider, a missing policy file); a variant that cannot be built exits 3, named', async () => {
     let got = await cli(['compare', '--workspace', EXAMPLE, '--task', TICKET, '--policy', POLICY]);
     assert.equal(got.code, 2);
     assert.match(got.err, /^ctxctl: --policy is needed at least twice \(one per variant\), got 1\n/);
