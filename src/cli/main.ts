@@ -13,6 +13,8 @@ import { indexCommand, INDEX_USAGE } from './index-command';
 import { inspectCommand, INSPECT_USAGE } from './inspect';
 import { offloadCommand, OFFLOAD_USAGE } from './offload';
 import { send, SEND_OPTIONS, SEND_USAGE } from './send';
+import { checkCommand, CHECK_USAGE } from './check';
+import { compareCommand, COMPARE_USAGE } from './compare';
 import { sessionCommand } from './session-command';
 import { hookCommand, HOOK_USAGE } from './hook';
 import { mcpCommand, MCP_USAGE } from './mcp';
@@ -32,6 +34,8 @@ const USAGE = `Usage:
   ${HOOK_USAGE}
   ${SETUP_USAGE}
 ${SEND_USAGE}
+${COMPARE_USAGE}   (ctxctl compare --help)
+${CHECK_USAGE}   (ctxctl check --help)
 
   --task       a path (absolute or relative to the current folder), or else literal text
   --json       print exactly one JSON object: {"request", "manifest", "trace"}
@@ -42,8 +46,8 @@ ${SEND_USAGE}
                its path and a head/tail preview
 ${SEND_OPTIONS}
 
-Exit codes: 0 success, 2 bad input or usage, 3 the mandatory blocks exceed max_input, 4 the provider failed (send),
-            130 cancelled.`;
+Exit codes: 0 success, 1 a context check failed (check), 2 bad input or usage, 3 the mandatory blocks exceed
+            max_input, 4 the provider failed (send, compare), 130 cancelled.`;
 
 class UsageError extends Error {}
 
@@ -109,7 +113,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand, setup: setupCommand };
 /** Commands that stream (send): they get both streams and finish later. */
-const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand };
+const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand, compare: compareCommand, check: checkCommand };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
 export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {

@@ -140,7 +140,7 @@ export function registerCommands(deps: CommandDeps) {
     taskText: () => task.current() ?? '',
     policies: async () => {
       const found = await vscode.workspace.findFiles('**/.context/*.{yaml,yml}', '**/node_modules/**', 20);
-      return found.map((u) => vscode.workspace.asRelativePath(u, false)).sort();
+      return found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f)).sort();
     },
   };
 

@@ -5,7 +5,9 @@ import { num } from '../core/report/trace';
 import { loadedEncodings } from '../core/tokens';
 import { AssemblyService } from './assembly';
 import { registerChat } from './chat/register';
+import { ChecksTests } from './checks-tests';
 import { registerCommands } from './commands';
+import { registerCompare } from './compare';
 import { registerSessionCommands } from './session-commands';
 import { PinDecorations, PinStore } from './pins';
 import { findModel } from './lm';
@@ -84,6 +86,9 @@ export function activate(context: vscode.ExtensionContext) {
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
   const chat = registerChat(context, service, storageDir, panel);
+  const comparison = registerCompare({ context, root, panel: () => panel, task: task.current, sessionFile: () => (fs.existsSync(service.sessionStore) ? service.sessionStore : undefined) });
+  const checks = sub(new ChecksTests());
+  void checks.discover();
 
   // Incremental re-assembly: files, settings and trust changes, debounced by the service.
   const watcher = sub(vscode.workspace.createFileSystemWatcher('**/*'));
@@ -122,6 +127,8 @@ export function activate(context: vscode.ExtensionContext) {
     trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree },
     panel,
     chat,
+    comparison,
+    checks,
   };
 }
 

@@ -45,7 +45,32 @@ export interface PanelSettings {
   policyPath: string;
 }
 
+/** The Compare tab: variants side by side, the decisions diff, and after a send the answers with their checks. */
+export interface PanelCompareVariant {
+  name: string;
+  policy: string;
+  final: number;
+  maxInput: number;
+  mandatory: number;
+  zones: { zone: string; tokens: number }[];
+  counts: { selected: number; rejected: number; trimmed: number; offloaded: number; indexed: number };
+  evidence: { ok: boolean; text: string }[];
+  runs: { run: number; answer: string; error?: string; inputTokens?: number; outputTokens?: number; checks: { ok: boolean; text: string }[] }[];
+}
+
+export interface PanelCompare {
+  status: 'running' | 'done' | 'error';
+  message?: string;
+  task: string;
+  model: string;
+  provider: string;
+  variants: PanelCompareVariant[];
+  diff: { source: string; kind: string; change: 'loaded' | 'verdict' | 'tokens'; variants: { verdict: string; tokens: number; reason: string }[] }[];
+  same: number;
+}
+
 export type HostMessage =
+  | { type: 'compare'; compare: PanelCompare }
   | { type: 'init'; settings: PanelSettings; providers: string[]; policies: string[]; task: string; trusted: boolean }
   | { type: 'preview'; preview: PanelPreview }
   | { type: 'busy'; busy: boolean }
@@ -65,9 +90,10 @@ export type PanelMessage =
   | { type: 'copyRequest' }
   | { type: 'exportRequest' }
   | { type: 'openSource'; source: string }
-  | { type: 'session'; action: 'compact' | 'edit' | 'undo' };
+  | { type: 'session'; action: 'compact' | 'edit' | 'undo' }
+  | { type: 'compareSend' };
 
-const PANEL_TYPES: readonly PanelMessage['type'][] = ['ready', 'preview', 'send', 'cancel', 'setTask', 'setProvider', 'setModel', 'setPolicy', 'copyRequest', 'exportRequest', 'openSource', 'session'];
+const PANEL_TYPES: readonly PanelMessage['type'][] = ['ready', 'preview', 'send', 'cancel', 'setTask', 'setProvider', 'setModel', 'setPolicy', 'copyRequest', 'exportRequest', 'openSource', 'session', 'compareSend'];
 
 /** Messages from a webview are untrusted input: check the shape before acting on one. */
 export function isPanelMessage(value: unknown): value is PanelMessage {

@@ -1,6 +1,7 @@
 /* The panel webview: task box, pickers, preview (budget bar by zone, ordered blocks, warnings), send, trace,
    and the compaction preview. Talks to the host only through the typed protocol. Runs under a nonce CSP. */
-import type { HostMessage, PanelMessage, PanelPreview, PanelSettings } from '../vscode/protocol';
+import type { HostMessage, PanelCompare, PanelMessage, PanelPreview, PanelSettings } from '../vscode/protocol';
+import { comparePane } from './compare';
 
 declare function acquireVsCodeApi(): { postMessage(m: PanelMessage): void; getState(): unknown; setState(s: unknown): void };
 
@@ -8,7 +9,7 @@ const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
 const send = (m: PanelMessage) => vscode.postMessage(m);
 
-type Tab = 'blocks' | 'trace' | 'session' | 'answer';
+type Tab = 'blocks' | 'trace' | 'session' | 'answer' | 'compare';
 const ui = {
   settings: { provider: 'dry-run', model: '', policyPath: '' } as PanelSettings,
   providers: [] as string[],
@@ -20,6 +21,7 @@ const ui = {
   sending: false,
   answer: '',
   answerNote: '',
+  compare: undefined as PanelCompare | undefined,
   tab: ((vscode.getState() as { tab?: Tab } | undefined)?.tab ?? 'blocks') as Tab,
   /** Blocks whose text is expanded, kept across re-renders. */
   open: new Set<string>(),
@@ -116,7 +118,7 @@ function budget(p: PanelPreview): HTMLElement {
 }
 
 function tabs(): HTMLElement {
-  const names: [Tab, string][] = [['blocks', 'Blocks'], ['trace', 'Trace'], ['session', 'Session'], ['answer', 'Answer']];
+  const names: [Tab, string][] = [['blocks', 'Blocks'], ['trace', 'Trace'], ['session', 'Session'], ['answer', 'Answer'], ['compare', 'Compare']];
   const list = el('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Preview views' });
   names.forEach(([id, label], i) => {
     const t = el('button', { role: 'tab', id: `tab-${id}`, 'aria-selected': String(ui.tab === id), 'aria-controls': `pane-${id}`, tabindex: ui.tab === id ? '0' : '-1', class: 'tab' }, label);
@@ -216,7 +218,7 @@ function render(): void {
   const p = ui.preview;
   dynamic.replaceChildren(
     actions(),
-    ...(p ? [budget(p), tabs(), ui.tab === 'blocks' ? blocksPane(p) : ui.tab === 'trace' ? tracePane(p) : ui.tab === 'session' ? sessionPane(p) : answerPane()] : [el('p', {}, 'Assembling…')]),
+    ...(p ? [budget(p), tabs(), ui.tab === 'blocks' ? blocksPane(p) : ui.tab === 'trace' ? tracePane(p) : ui.tab === 'session' ? sessionPane(p) : ui.tab === 'compare' ? comparePane(ui.compare, ui.trusted, () => send({ type: 'compareSend' })) : answerPane()] : [el('p', {}, 'Assembling…')]),
   );
   if (focused && !controls.contains(document.activeElement)) document.getElementById(focused)?.focus();
 }
@@ -254,6 +256,10 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       }
       break;
     }
+    case 'compare':
+      ui.compare = m.compare;
+      ui.tab = 'compare';
+      break;
     case 'sendDone':
       ui.sending = false;
       ui.answerNote = m.error ? `Failed: ${m.error}` : (m.note ?? 'Done.');

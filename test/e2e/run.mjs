@@ -204,6 +204,38 @@ try {
     expect(file, `no path in: ${answer}`);
     await shot('panel-send', { locator: page.locator('.part.sidebar') });
   });
+
+  await test('Compare Policies… opens the Compare tab: variants side by side and the decisions diff', async () => {
+    await runCommand('Context Control: Compare Policies…');
+    const pick = page.locator('.quick-input-widget');
+    await pick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'lean.yaml' }).first().waitFor();
+    // The current policy is preselected; tick the lean one too, then accept.
+    // (a click on a row of a multi-select pick toggles its check box)
+    await pick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'lean.yaml' }).first().click();
+    await pick.locator('.quick-input-count').filter({ hasText: '2 Selected' }).waitFor();
+    await pick.locator('.monaco-button').filter({ hasText: 'OK' }).first().click();
+    const panel = await panelFrame();
+    await panel.locator('#compare-diff').waitFor({ timeout: 60_000 });
+    const names = await panel.locator('#compare-variants .variant h3').allTextContents();
+    expect(names.join(',') === 'policy,lean', `variants: ${names.join(',')}`);
+    const row = panel.locator('#compare-diff tbody tr').filter({ hasText: 'application.log' });
+    expect((await row.count()) === 1, 'application.log is in the diff');
+    expect(((await row.textContent()) ?? '').includes('Other size'), 'the change says its kind in words');
+    expect((await panel.locator('.check-fail').count()) >= 1, 'the lean variant loses an evidence check');
+    await panel.locator('#compare-diff').scrollIntoViewIfNeeded();
+    await shot('panel-compare', { locator: page.locator('.part.sidebar') });
+  });
+
+  await test('context checks show in the Test Explorer and pass', async () => {
+    await runCommand('Test: Run All Tests');
+    await runCommand('View: Show Testing');
+    const item = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'payment incident keeps its evidence' });
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'checks.yaml' }).first().waitFor({ timeout: 30_000 });
+    if ((await item.count()) === 0) await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'checks.yaml' }).first().click();
+    await item.first().waitFor({ timeout: 30_000 });
+    await item.first().locator('.codicon-testing-passed-icon').waitFor({ timeout: 60_000 });
+    await shot('test-explorer', { locator: page.locator('.part.sidebar') });
+  });
 } catch (e) {
   console.log(`  ✘ harness: ${e?.stack ?? e}`);
   results.push({ name: 'harness', ok: false, error: e });

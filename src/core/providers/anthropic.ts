@@ -64,6 +64,7 @@ export class AnthropicProvider implements Provider {
         switch (event.type) {
           case 'message_start':
             usage.inputTokens = event.message.usage?.input_tokens;
+            if (event.message.usage?.cache_read_input_tokens != null) usage.cachedTokens = event.message.usage.cache_read_input_tokens;
             break;
           case 'content_block_start':
             if (event.content_block.type === 'tool_use') open.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
@@ -115,7 +116,7 @@ function whole(data: Message, status: number, sent: string | undefined, options:
   }
   if (text) options.onText?.(text);
   for (const c of toolCalls) options.onToolCall?.(c);
-  const usage = { inputTokens: data.usage?.input_tokens, outputTokens: data.usage?.output_tokens };
+  const usage = { inputTokens: data.usage?.input_tokens, outputTokens: data.usage?.output_tokens, ...(data.usage?.cache_read_input_tokens != null ? { cachedTokens: data.usage.cache_read_input_tokens } : {}) };
   return { text, toolCalls, stop: stopOf(data.stop_reason, toolCalls), sent, status, usage };
 }
 

@@ -59,7 +59,7 @@ export class OpenAIProvider implements Provider {
       const calls = new Map<number, ToolCall>();
       for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
         wire.touch();
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        if (chunk.usage) usage = usageOf(chunk.usage);
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const content = choice.delta?.content;
@@ -95,7 +95,7 @@ export class OpenAIProvider implements Provider {
       .filter((c) => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments || '{}' }));
     for (const c of toolCalls) options.onToolCall?.(c);
-    const usage = data.usage ? { inputTokens: data.usage.prompt_tokens, outputTokens: data.usage.completion_tokens } : undefined;
+    const usage = data.usage ? usageOf(data.usage) : undefined;
     return { text, toolCalls, stop: stopOf(data.choices?.[0]?.finish_reason, toolCalls), sent, status, usage };
   }
 }
@@ -103,4 +103,10 @@ export class OpenAIProvider implements Provider {
 function stopOf(finish: string | null | undefined, calls: ToolCall[]): StopReason {
   if (calls.length > 0) return 'tool_calls';
   return (finish && STOPS[finish]) || 'other';
+}
+
+/** Usage as OpenAI reports it; cached tokens (part of prompt_tokens) only when the server says. */
+function usageOf(u: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } }): NonNullable<ProviderResult['usage']> {
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  return { inputTokens: u.prompt_tokens, outputTokens: u.completion_tokens, ...(cached != null ? { cachedTokens: cached } : {}) };
 }

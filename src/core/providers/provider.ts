@@ -72,7 +72,8 @@ export interface ProviderResult {
   sent: string | undefined;
   /** HTTP status of the answer, when there was one. */
   status?: number;
-  usage?: { inputTokens?: number; outputTokens?: number };
+  /** As the provider reports them; `cachedTokens`: input served from its prompt cache (OpenAI: part of inputTokens; Anthropic: cache reads, not in inputTokens). */
+  usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number };
 }
 
 /** A result with the attempts it took (retry.ts). */

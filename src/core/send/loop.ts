@@ -55,6 +55,8 @@ export interface StepRecord {
   toolCalls: ToolCall[];
   /** This step's tool results as admitted into the next request. */
   results: AdmittedResult[];
+  /** Tokens as the provider reported them for this step. */
+  usage?: SendResult['usage'];
 }
 
 export interface SendOutcome {
@@ -206,6 +208,7 @@ export async function sendLoop(snapshot: Snapshot, options: SendLoopOptions): Pr
       text: result?.text ?? '',
       toolCalls: calls,
       results: [],
+      usage: result?.usage,
     };
     steps.push(record);
     if (error || !result) {

@@ -81,6 +81,8 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private readonly queue: HostMessage[] = [];
+  /** The last comparison posted, for tests and for a panel that reopens. */
+  lastCompare: Extract<HostMessage, { type: 'compare' }> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -135,8 +137,10 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
     if (!this.view || !this.ready) {
       // The panel asks for the current preview when it is ready; a stale busy flag would only lock its buttons.
       if (message.type !== 'preview' && message.type !== 'busy' && this.queue.length < MAX_QUEUE) this.queue.push(message);
+      if (message.type === 'compare') this.lastCompare = message;
       return;
     }
+    if (message.type === 'compare') this.lastCompare = message;
     void this.view.webview.postMessage(message);
   }
 
@@ -172,6 +176,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       exportRequest: () => this.actions.exportRequest(),
       openSource: (m) => this.actions.openSource(m.source),
       session: (m) => vscode.commands.executeCommand({ compact: 'contextControl.compactSession', edit: 'contextControl.editSummary', undo: 'contextControl.undoSummary' }[m.action]),
+      compareSend: () => vscode.commands.executeCommand('contextControl.compareSend'),
     };
     try {
       await (handlers[raw.type] as (m: PanelMessage) => unknown)(raw);

@@ -1,0 +1,97 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { assemble } from '../chain/assemble';
+import { ContextBudgetExceeded, InputError } from '../errors';
+import { openOffloadStore } from '../offload/store';
+import type { Provider } from '../providers/provider';
+import type { Clock } from '../providers/retry';
+import { sendLoop } from '../send/loop';
+import type { SummaryRecord } from '../session/summary-store';
+import { loadPolicy, loadSnapshot } from '../sources/snapshot';
+import type { Warning } from '../types';
+import type { CheckCase } from './checks-file';
+import { checkAnswer, checkEvidence, requestText, type CheckResult } from './checks';
+
+/**
+ * Run one case of a checks file: build its request from the workspace (its task, its policy or the workspace's,
+ * an offload store of its own) and check the evidence; with a provider, send it once and check the answer. A
+ * request that cannot be built, or a send that fails, is a failure of the case with the reason, never a crash.
+ */
+
+export interface CaseResult {
+  name: string;
+  line: number;
+  /** Every expectation's result, in the file's order: evidence first, then the answer's. */
+  results: CheckResult[];
+  /** Answer expectations not checked because no provider ran. */
+  skipped: CheckResult[];
+  /** Why the request could not be built or sent; the case fails with it. */
+  error?: string;
+  final_tokens?: number;
+}
+
+export interface CaseOptions {
+  root: string;
+  model: string;
+  encoding?: string;
+  sessionFile?: string;
+  summaries?: { records: SummaryRecord[]; warnings?: Warning[] };
+  provider?: () => Provider;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** A fresh folder for this case's offload store. */
+  offloadDir: string;
+  /** The checks file, for error locations. */
+  file: string;
+}
+
+/** A path that does not exist is fine here (literal task text); one that exists must resolve, links followed, inside the root. */
+function insideWorkspace(root: string, rel: string): boolean {
+  const target = path.resolve(root, rel);
+  if (rel.length >= 4096 || !fs.existsSync(target)) return true;
+  const real = fs.realpathSync(target);
+  const base = fs.realpathSync(root);
+  return real === base || real.startsWith(base + path.sep);
+}
+
+/** One word with an extension or a slash: meant as a file, not as the task's text. */
+function looksLikePath(task: string): boolean {
+  const t = task.trim();
+  return !/\s/.test(t) && (/\.[A-Za-z0-9]{1,5}$/.test(t) || t.includes('/'));
+}
+
+export function casePassed(r: CaseResult): boolean {
+  return !r.error && r.results.every((x) => x.ok);
+}
+
+export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseResult> {
+  const base: CaseResult = { name: c.name, line: c.line, results: [], skipped: [] };
+  // The checks file is workspace content: its paths may not reach outside the workspace (a task file is sent).
+  for (const [key, rel] of [['policy', c.policy], ['task', c.task]] as const) {
+    if (rel && !insideWorkspace(options.root, rel)) throw new InputError(`case "${c.name}": ${key} ${rel} is outside the workspace`, options.file, c.line);
+  }
+  const policyFile = c.policy ? path.resolve(options.root, c.policy) : undefined;
+  if (policyFile && !fs.existsSync(policyFile)) throw new InputError(`case "${c.name}": policy file not found: ${c.policy} (relative to the workspace)`, options.file, c.line);
+  const policy = loadPolicy(options.root, policyFile);
+  const snapshot = loadSnapshot({ root: options.root, task: c.task, cwd: options.root, policy, sessionFile: options.sessionFile });
+  if (snapshot.task.source === 'task' && looksLikePath(c.task)) {
+    throw new InputError(`case "${c.name}": task file not found: ${c.task} (a path is relative to the workspace; literal text needs a space)`, options.file, c.line);
+  }
+  const o = policy.offload;
+  const store = () => openOffloadStore(options.offloadDir, { maxAgeDays: o.retention_days, maxMegabytes: o.retention_mb });
+  const probe = options.provider?.();
+  let assembly;
+  try {
+    assembly = assemble(snapshot, { model: options.model, encoding: options.encoding, summaries: options.summaries, shape: probe?.shape, stream: probe?.streams, offloadStore: store() });
+  } catch (e) {
+    if (e instanceof ContextBudgetExceeded) return { ...base, error: `the request could not be built: ${e.message.split('\n')[0]}` };
+    throw e;
+  }
+  const evidence = checkEvidence(c.evidence, assembly.manifest, requestText(assembly.neutral));
+  const result: CaseResult = { ...base, results: evidence, final_tokens: assembly.manifest.budget.final };
+  if (c.answer.length === 0) return result;
+  if (!options.provider) return { ...result, skipped: checkAnswer(c.answer, '').map((x) => ({ ...x, ok: true, found: 'not checked: no provider (--provider) ran' })) };
+  const outcome = await sendLoop(snapshot, { provider: options.provider(), model: options.model, encoding: options.encoding, summaries: options.summaries, clock: options.clock, signal: options.signal, offload: store() });
+  if (outcome.error) return { ...result, error: `the send failed: ${outcome.error.message.split('\n')[0]}` };
+  return { ...result, results: [...evidence, ...checkAnswer(c.answer, outcome.answer)] };
+}
