@@ -17,6 +17,8 @@ export interface Policy {
   tool_output: { globs: string[]; formats: { match: string; format: string }[] };
   trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number };
   sources: { agents_md: boolean; claude_md: boolean; copilot: boolean; cursor: boolean; cline: boolean; adr_dirs: string[] };
+  /** Relevance to the task: thresholds in percent of the best text match (see relevance/rank.ts). */
+  relevance: { load_threshold: number; index_threshold: number; min_words: number; recent_commits: number };
   /** Where this policy came from, for messages. */
   origin: string;
 }
@@ -49,6 +51,7 @@ export function defaultPolicy(): Policy {
     tool_output: { globs: ['**/*.log', '**/logs/**', '**/test-results/**', '**/*.tap', '**/junit*.xml', '**/TEST-*.xml'], formats: [] },
     trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3 },
     sources: { agents_md: true, claude_md: true, copilot: true, cursor: true, cline: true, adr_dirs: ['doc/adr', 'docs/adr', 'docs/decisions', 'docs/architecture/decisions'] },
+    relevance: { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 },
     origin: 'defaults',
   };
 }
@@ -87,6 +90,7 @@ const SCHEMA: Spec = obj({
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
   trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int() }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
+  relevance: obj({ load_threshold: int(), index_threshold: int(), min_words: int(), recent_commits: int() }),
 });
 
 /** Parse and validate a policy file's text. Errors name `file:line:col`; unknown keys suggest the nearest valid one. */

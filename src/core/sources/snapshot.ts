@@ -14,6 +14,10 @@ import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { redactLines } from './secrets';
 import { readSessionFile } from './session-store';
 import { resolveSupersession } from './supersession';
+import { analyzeTask, type TaskSignals } from '../task/analyze';
+import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
+import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
+import { componentsOf, taskComponents, type TaskComponent } from '../relevance/components';
 
 /** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
 export interface Snapshot {
@@ -32,6 +36,10 @@ export interface Snapshot {
   session: SessionEvent[];
   sessionSource?: string;
   warnings: Warning[];
+  /** The workspace file whose text the pasted task is, left out of the documents. */
+  pastedFrom?: string;
+  /** Files changed in the working tree, and the last commits' changes (with hunks), from git. */
+  changes?: { workingTree: string[]; commits: CommitChange[] };
 }
 
 export interface Task {
@@ -40,6 +48,10 @@ export interface Task {
   source: string;
   component?: string;
   files: string[];
+  /** What the task says (paths, identifiers, codes, quoted messages, ADR references, words): see task/analyze.ts. */
+  signals?: TaskSignals;
+  /** The components the task is about: declared, named in its text, or holding a file it names (relevance/components.ts). */
+  components?: TaskComponent[];
 }
 
 export interface Pin {
@@ -73,6 +85,8 @@ export interface SnapshotOptions {
   component?: string;
   /** Tool results returned together in this step, as `NAME=FILE` pairs (FILE relative to `cwd`). */
   toolResults?: ToolResultSpec[];
+  /** How to read changed files; default: read-only git in `root`. `false`: none. */
+  changes?: ChangeReader | false;
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -101,9 +115,17 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
   } catch {
     isFile = false;
   }
-  if (!isFile) return { text: task, source: 'task', files: [] };
+  if (!isFile) {
+    // Pasted text that is a whole task file (front matter included) reads exactly as the file would.
+    if (!/^\uFEFF?---\r?\n/.test(task)) return { text: task, source: 'task', files: [] };
+    return { ...fromTaskFile(task, 'task'), source: 'task' };
+  }
   const source = displayPath(root, candidate);
-  const { data, body } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
+  return fromTaskFile(fs.readFileSync(candidate, 'utf8'), source);
+}
+
+function fromTaskFile(text: string, source: string): Task {
+  const { data, body } = parseFrontMatter(text, source);
   const heading = stringValue(data.title);
   return {
     text: heading && !body.includes(heading) ? `# ${heading}\n\n${body.trim()}` : body.trim(),
@@ -135,6 +157,14 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   if (options.component) task.component = options.component;
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
   const warnings: Warning[] = [...scan.warnings];
+  const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
+  if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
+  task.signals = analyzeTask(task.text);
+  const paths = scan.files.map((f) => f.path);
+  task.files = [...new Set([...task.files, ...resolveMentions(task.signals.paths, paths), ...resolveIdentifiers(task.signals.identifiers, paths)])];
+  const reader = options.changes === false ? undefined : (options.changes ?? gitReader(root));
+  const changes = reader ? { workingTree: reader.workingTree(), commits: reader.recentCommits(policy.relevance.recent_commits) } : undefined;
+  const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? [])]);
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
@@ -146,7 +176,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
 
   const snapshot: Snapshot = {
     root, policy, task, files: scan.files, instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
-    pins: options.pins ?? loadPins(root), session: [], warnings,
+    pins: options.pins ?? loadPins(root), session: [], warnings, changes,
     toolResults: loadToolResults(root, options.toolResults ?? [], policy, options.cwd),
   };
   const returned = new Set(snapshot.toolResults?.map((r) => r.workspacePath));
@@ -178,16 +208,24 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
       if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: redactLines(() => fileLines(path.join(root, p), STREAM_CHUNK_BYTES)) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
-      const isDecision = adrDirs.some((d) => p.startsWith(d));
+      const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
       tryRead(file, (text) => {
         const doc = parseDocument(p, text, isDecision);
+        if (task.source === 'task' && sameText(doc.body, task.text)) {
+          // The pasted task is this file's text: it is the task, not a document about it.
+          snapshot.pastedFrom = p;
+          return;
+        }
         warnings.push(...(doc.warnings ?? []));
         snapshot.documents.push(doc);
       });
-    } else if (task.files.includes(p) || priorityGlobs(p)) {
+    } else if (task.files.includes(p) || priorityGlobs(p) || changedPaths.has(p)) {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }
   }
+  if (snapshot.pastedFrom) warnings.push({ source: 'task', message: `the pasted task is the text of ${snapshot.pastedFrom}: that file is the task, not offered as a document` });
+  const known = new Set([...paths.flatMap((p) => componentsOf(p)), ...snapshot.documents.flatMap((d) => componentsOf(d.path, d.components))].map((c) => c.name));
+  task.components = taskComponents(known, task.signals.words, task.files, task.component);
   const lifecycle = resolveSupersession(snapshot.documents);
   snapshot.documents = lifecycle.documents;
   warnings.push(...lifecycle.warnings);
@@ -201,6 +239,12 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
   warnings.push(...session.warnings);
   return snapshot;
+}
+
+function sameText(a: string, b: string): boolean {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const [doc, task] = [norm(a), norm(b)];
+  return doc.length > 0 && (doc === task || (task.endsWith(doc) && doc.length > 0.8 * task.length));
 }
 
 /** A small configuration file at the workspace root (`.adr-dir`, `.log4brains.yml`), if there is one. */
