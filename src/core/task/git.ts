@@ -60,7 +60,7 @@ export function gitReader(root: string, run: (args: string[]) => string = safeGi
     recentCommits(count) {
       if (count <= 0 || !isTop()) return [];
       const out = attempt(['log', `-n${count}`, '-p', '-U2', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--format=%x00commit %H%x00%s']);
-      return out ? parseLog(out) : [];
+      return out ? withoutBulk(parseLog(out)) : [];
     },
   };
 }
@@ -74,6 +74,15 @@ export function safeGit(root: string): (args: string[]) => string {
       stdio: ['ignore', 'pipe', 'ignore'],
       env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat' },
     });
+}
+
+/** A commit that touches more files than this (an import, a reformat, a rename sweep) says nothing about one task. */
+export const MAX_FILES_PER_COMMIT = 20;
+
+export function withoutBulk(changes: CommitChange[]): CommitChange[] {
+  const count = new Map<string, number>();
+  for (const c of changes) count.set(c.commit, (count.get(c.commit) ?? 0) + 1);
+  return changes.filter((c) => (count.get(c.commit) ?? 0) <= MAX_FILES_PER_COMMIT);
 }
 
 /** `git log -p` with `%x00commit %H%x00%s` headers → one change per commit and file. */

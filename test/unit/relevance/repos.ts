@@ -54,13 +54,14 @@ export interface Outcome {
   indexed: Map<string, string>;
   warnings: string[];
   tokens: number;
+  blocks: ReturnType<typeof assemble>['blocks'];
   manifest: ReturnType<typeof assemble>['manifest'];
 }
 
 /** Assemble a task on a workspace and return the manifest's sets, keyed by source. */
 export function outcome(root: string, task: string, options: { changes?: ChangeReader | false; cwd?: string } = {}): Outcome {
   const snapshot = loadSnapshot({ root, task, cwd: options.cwd ?? root, changes: options.changes ?? NO_GIT });
-  const { manifest } = assemble(snapshot, { tokenizer: counter, now: () => new Date('2026-11-12T10:00:00Z') });
+  const { manifest, blocks } = assemble(snapshot, { tokenizer: counter, now: () => new Date('2026-11-12T10:00:00Z') });
   const map = (list: { source: string; reason: string }[]) => new Map(list.map((d) => [d.source, d.reason]));
   return {
     selected: map(manifest.selected),
@@ -68,12 +69,13 @@ export function outcome(root: string, task: string, options: { changes?: ChangeR
     indexed: map(manifest.indexed),
     warnings: manifest.warnings.map((w) => `${w.source}: ${w.message}`),
     tokens: manifest.budget.final,
+    blocks,
     manifest,
   };
 }
 
 /** The documents and decisions of an outcome in each section (builtin, session and mandatory blocks left out). */
 export function docSets(o: Outcome): { selected: string[]; rejected: string[]; indexed: string[] } {
-  const docs = (m: Map<string, string>) => [...m.keys()].filter((s) => /\.(md|markdown)$/.test(s) && !/(^|\/)AGENTS\.md$/.test(s)).sort();
+  const docs = (m: Map<string, string>) => [...m.keys()].filter((s) => /\.(md|markdown)$/.test(s) && !/(^|\/)AGENTS\.md$/.test(s) && s !== o.manifest.task.source).sort();
   return { selected: docs(o.selected), rejected: docs(o.rejected), indexed: docs(o.indexed) };
 }
