@@ -95,7 +95,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     toolResultsCap: policy.zones.tool_results.max_tokens,
   });
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
-  const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow.filter((b) => b.kind !== 'tool_result')]);
+  const overflowDocs = filled.value.overflow.filter((b) => b.kind !== 'tool_result');
+  const index = indexBlock(policy, [...pruned.value.disclosed, ...overflowDocs], new Set(overflowDocs));
   const candidates = [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)];
 
   const outputBySource = new Map(toolOutputs.map((o) => [o.path, o]));
@@ -138,11 +139,19 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   return { neutral, request, serialized, blocks: enforced.blocks, manifest, trace: renderTrace(manifest) };
 }
 
-function indexBlock(policy: Snapshot['policy'], docs: Block[]): Block | undefined {
+function indexBlock(policy: Snapshot['policy'], docs: Block[], overflow?: Set<Block>): Block | undefined {
   if (docs.length === 0) return undefined;
   const entries: IndexEntry[] = docs
     .sort((a, b) => a.source.localeCompare(b.source))
-    .map((d) => ({ path: d.source, title: d.meta.title ?? d.source, summary: d.meta.summary, tags: d.meta.tags, estimatedTokens: d.tokens }));
+    .map((d) => ({
+      path: d.source,
+      title: d.meta.title ?? d.source,
+      summary: d.meta.summary,
+      tags: d.meta.tags,
+      estimatedTokens: d.tokens,
+      ...(d.kind === 'decision' ? { status: ['proposed', 'draft'].includes(d.meta.status ?? '') ? `${d.meta.status} (not in force)` : (d.meta.status ?? 'accepted') } : {}),
+      ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : ['proposed', 'draft'].includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
+    }));
   const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries));
   block.priority = -1;
   return block;

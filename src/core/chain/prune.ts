@@ -78,17 +78,17 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
     if (block.kind === 'decision' && NOT_IN_FORCE.has(status)) {
       if (score >= settings.index_threshold / 100 || rel?.named) {
         disclosed.push(withRelevance(block));
-        indexed.push(decision(block, `${status}: not in force; in the index (${why})`));
-      } else rejected.push(decision(block, `${status} and not relevant: ${why}, below the index threshold ${settings.index_threshold}%`));
+        indexed.push(withScore(block, `${status}: not in force; in the index (${why})`, rel));
+      } else rejected.push(withScore(block, `${status} and not relevant: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
       continue;
     }
     if (score >= settings.load_threshold / 100 || ranked.prioritized(block)) {
       kept.push(withRelevance(block));
     } else if (score >= settings.index_threshold / 100) {
       disclosed.push(withRelevance(block));
-      indexed.push(decision(block, `below the relevance threshold ${settings.load_threshold}%: in the index (${why})`));
+      indexed.push(withScore(block, `below the relevance threshold ${settings.load_threshold}%: in the index (${why})`, rel));
     } else {
-      rejected.push(decision(block, `not relevant to the task: ${why}, below the index threshold ${settings.index_threshold}%`));
+      rejected.push(withScore(block, `not relevant to the task: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
     }
   }
   return { value: { kept, disclosed, indexed: ranked ? indexed : undefined }, decisions: { rejected, warnings } };
@@ -96,4 +96,8 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
 
 function decision(block: Block, reason: string, extra: Record<string, unknown> = {}): Decision {
   return { source: block.source, kind: block.kind, reason, tokens: block.tokens, ...extra };
+}
+
+function withScore(block: Block, reason: string, rel: Relevance | undefined): Decision {
+  return decision(block, reason, rel ? { relevance: rel.score } : {});
 }

@@ -28,7 +28,7 @@ export interface Relevance {
 
 export interface Changed {
   path: string;
-  /** `the working tree` or `commit 1a2b3c4 (subject)`. */
+  /** The signal as the reason says it: `changed in the working tree`, `changed in commit 1a2b3c4 (subject)`, `open in the editor`. */
   where: string;
 }
 
@@ -68,7 +68,7 @@ export function rank(blocks: Block[], ctx: RankContext, index: RelevanceIndex): 
     }
     const changed = ctx.changed.find((c) => c.path === b.source);
     if (changed && (words.length > 0 || named)) {
-      signals.push(`changed in ${changed.where}`);
+      signals.push(changed.where);
       score += 0.2;
     }
     // A source file's component comes from its folder only (collect copies the task's onto a named file).

@@ -26,8 +26,10 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
   const signals = task.signals;
   if (!signals || (signals.words.length === 0 && signals.paths.length === 0 && signals.adrs.length === 0)) return { blocks: collected };
   const changed: Changed[] = [
-    ...(snapshot.changes?.workingTree ?? []).map((path) => ({ path, where: 'the working tree' })),
-    ...(snapshot.changes?.commits ?? []).map((c) => ({ path: c.path, where: `commit ${c.commit.slice(0, 7)} (${c.subject})` })),
+    ...(snapshot.changes?.workingTree ?? []).map((path) => ({ path, where: 'changed in the working tree' })),
+    ...(snapshot.changes?.commits ?? []).map((c) => ({ path: c.path, where: `changed in commit ${c.commit.slice(0, 7)} (${c.subject})` })),
+    ...(task.editor?.activeFile ? [{ path: task.editor.activeFile, where: 'the active file in the editor' }] : []),
+    ...(task.editor?.openFiles ?? []).filter((p) => p !== task.editor?.activeFile).map((path) => ({ path, where: 'open in the editor' })),
   ];
   const evidence = changeBlocks(snapshot.changes?.commits ?? [], signals, policy);
   const blocks = [...collected, ...evidence.map((e) => e.block)];

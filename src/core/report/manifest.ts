@@ -102,6 +102,7 @@ export function buildManifest(input: ManifestInput): Manifest {
     priority: b.priority,
     zone: zoneOf(b),
     ...(b.meta.id ? { id: b.meta.id } : {}),
+    ...(b.meta.relevance ? { relevance: b.meta.relevance.score } : {}),
   }));
   return {
     version: 1,

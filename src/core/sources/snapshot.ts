@@ -14,7 +14,7 @@ import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { redactLines } from './secrets';
 import { readSessionFile } from './session-store';
 import { resolveSupersession } from './supersession';
-import { analyzeTask, type TaskSignals } from '../task/analyze';
+import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
 import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
 import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
 import { componentsOf, taskComponents, type TaskComponent } from '../relevance/components';
@@ -50,6 +50,8 @@ export interface Task {
   files: string[];
   /** What the task says (paths, identifiers, codes, quoted messages, ADR references, words): see task/analyze.ts. */
   signals?: TaskSignals;
+  /** The editor's context: the active file and the open editors (workspace-relative). */
+  editor?: { activeFile?: string; openFiles: string[] };
   /** The components the task is about: declared, named in its text, or holding a file it names (relevance/components.ts). */
   components?: TaskComponent[];
 }
@@ -85,6 +87,8 @@ export interface SnapshotOptions {
   component?: string;
   /** Tool results returned together in this step, as `NAME=FILE` pairs (FILE relative to `cwd`). */
   toolResults?: ToolResultSpec[];
+  /** The editor's context: active file, selected text, open editors (workspace-relative paths). */
+  editor?: { activeFile?: string; selection?: string; openFiles?: string[] };
   /** How to read changed files; default: read-only git in `root`. `false`: none. */
   changes?: ChangeReader | false;
 }
@@ -160,11 +164,17 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
   task.signals = analyzeTask(task.text);
+  if (options.editor) {
+    // The selection's identifiers and paths count as the task's; the active and open files are anchors for closeness.
+    const picked = analyzeTask(options.editor.selection ?? '');
+    task.signals = { ...task.signals, identifiers: [...new Set([...task.signals.identifiers, ...picked.identifiers])], paths: [...new Set([...task.signals.paths, ...picked.paths])], words: [...new Set([...task.signals.words, ...wordsOf(picked.identifiers.join(' '))])] };
+    task.editor = { activeFile: options.editor.activeFile, openFiles: options.editor.openFiles ?? [] };
+  }
   const paths = scan.files.map((f) => f.path);
   task.files = [...new Set([...task.files, ...resolveMentions(task.signals.paths, paths), ...resolveIdentifiers(task.signals.identifiers, paths)])];
   const reader = options.changes === false ? undefined : (options.changes ?? gitReader(root));
   const changes = reader ? { workingTree: reader.workingTree(), commits: reader.recentCommits(policy.relevance.recent_commits) } : undefined;
-  const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? [])]);
+  const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? []), ...(task.editor?.activeFile ? [task.editor.activeFile] : [])]);
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
