@@ -1,5 +1,6 @@
 import type { Manifest } from '../../core/report/manifest';
 import type { AssemblyState } from '../assembly';
+import { signalRows } from './signals';
 import { escapeMd, group, tokens, type Node } from './tree';
 
 const STATUS_ICON: Record<string, [string, string?]> = {
@@ -99,7 +100,7 @@ export function indexNodes(state: AssemblyState): Node[] {
     open: typeof o.path === 'string' ? { source: o.path } : undefined,
   }));
   return [
-    group('idx:task', 'Task signals', taskNodes(manifest?.task), 'search'),
+    group('idx:task', 'Task signals', taskNodes(manifest?.task), 'search', false),
     group('idx:instructions', 'Instructions', instructions, 'law'),
     group('idx:decisions', 'Decisions', [group('idx:accepted', 'Accepted', accepted.map(docNode), 'pass'), group('idx:superseded', 'Superseded and retired', retired.map(docNode), 'history')], 'milestone'),
     group('idx:documents', 'Documents', documents.map(docNode), 'book'),
@@ -108,21 +109,7 @@ export function indexNodes(state: AssemblyState): Node[] {
   ];
 }
 
-/** What the task analysis understood: components, paths, identifiers, codes, quoted messages, ADR references, changes. */
+/** What the task analysis understood: one node per kind of signal. */
 function taskNodes(task: Manifest['task'] | undefined): Node[] {
-  const s = task?.signals;
-  if (!task || !s) return [];
-  const rows: [string, string[], string][] = [
-    ['Components', (task.components ?? []).map((c) => `${c.name} (${c.from})`), 'symbol-namespace'],
-    ['Paths', s.paths, 'file'],
-    ['Identifiers', s.identifiers, 'symbol-variable'],
-    ['Codes', s.codes, 'symbol-constant'],
-    ['Quoted', s.quoted.map((q) => `"${q}"`), 'quote'],
-    ['ADR references', s.adrs.map((a) => a.text), 'milestone'],
-    ['Changed files', task.changed ?? [], 'git-commit'],
-    ['Words', s.words.slice(0, 12), 'symbol-text'],
-  ];
-  return rows
-    .filter(([, values]) => values.length > 0)
-    .map(([label, values, icon]) => ({ id: `idx:task:${label}`, label, description: values.join(', '), icon, tooltip: `**${label}:** ${escapeMd(values.join(', '))}` }));
+  return signalRows(task).map((r) => ({ id: `idx:task:${r.label}`, label: r.label, description: r.values.join(', '), icon: r.icon, tooltip: `**${r.label}:** ${escapeMd(r.values.join(', '))}` }));
 }
