@@ -38,11 +38,8 @@ export function defaultPolicy(): Policy {
     envelope: { window: 14000, output_reserve: 2000, margin: 1000 },
     mandatory: ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned'],
     zones: { tool_results: { max_tokens: 1500 } },
-    priorities: [
-      { match: 'application.log', priority: 100 },
-      { match: 'src/**/*Controller*', priority: 80 },
-      { match: 'docs/architecture.md', priority: 30 },
-    ],
+    // The built-in default knows no file names (DESIGN.md): relevance ranks what a workspace policy does not pin down.
+    priorities: [],
     offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
     session: { keep_recent_groups: 6, compaction_trigger_tokens: 9000, summary_format: 'structured' },
     exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/target/**', '**/build/**', '.context/offload/**'],

@@ -35,8 +35,12 @@ export const STOP_WORDS = new Set(
     'yesterday week day days time times fix fixed fixing look looks find help question task issue ticket bug problem try tried something else').split(' '),
 );
 
+/** How much of a task is analysed: a task longer than this is a document, and its head says what it is about. */
+export const MAX_ANALYZED_CHARS = 100_000;
+
 /** Analyse a task's text. The front matter, if any, is the caller's business: pass the body. */
-export function analyzeTask(text: string): TaskSignals {
+export function analyzeTask(input: string): TaskSignals {
+  const text = input.length > MAX_ANALYZED_CHARS ? input.slice(0, MAX_ANALYZED_CHARS) : input;
   const paths = unique([...text.matchAll(PATH)].map((m) => m[1].replace(/^\.\//, '')).filter((p) => FILE_EXT.test(p) && /\.[A-Za-z][A-Za-z0-9]+$/.test(p) && !/^v?\d/.test(p)));
   const pathSet = new Set(paths);
   const codeSpans = [...text.matchAll(/`([^`\n]{1,80})`/g)].map((m) => m[1].trim()).filter((s) => /^[A-Za-z_][\w.]*(\(\))?$/.test(s) && !pathSet.has(s));
