@@ -78,7 +78,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
     }
     const verdict = applicability(rule, task.files);
     // A nested AGENTS.md of a component folder (`services/checkout/AGENTS.md`) applies when the task is about that component.
-    const component = !verdict.applies && rule.mode !== 'conditional' && rule.scope ? task.components?.find((c) => componentsOf(`${rule.scope}/AGENTS.md`).some((o) => o.name === c.name && o.from === `${rule.scope}/`)) : undefined;
+    const component = !verdict.applies && rule.mode !== 'conditional' && rule.scope ? task.components?.find((c) => componentsOf(`${rule.scope}/AGENTS.md`, undefined, snapshot.packages).some((o) => o.name === c.name && o.dir === rule.scope)) : undefined;
     if (component) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title, summary: `applies: component ${component.name} (${component.from})` }));
     else if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text), { title: rule.title }));
     else rejected.push({ source: rule.path, kind: 'agents_md', reason: verdict.reason ?? 'does not apply', tokens: estimateTokens(rule.text) });

@@ -1,4 +1,4 @@
-import { componentsOf, type TaskComponent } from '../relevance/components';
+import { componentsOf, type PackageDir, type TaskComponent } from '../relevance/components';
 import { describe, type Relevance, type RelevanceSettings } from '../relevance/rank';
 import type { Block, Decision, StageResult, Warning } from '../types';
 
@@ -16,6 +16,8 @@ export interface RelevanceContext {
   components: TaskComponent[];
   relevance: Map<string, Relevance>;
   settings: RelevanceSettings;
+  /** Package manifests below the root: their folders are components too. */
+  packages?: PackageDir[];
   /** The policy (or the file's own front matter) set this block's priority: that wins over relevance. */
   prioritized: (block: Block) => boolean;
 }
@@ -59,7 +61,7 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
       }
     }
     const rel = ranked?.relevance.get(block.source);
-    const own = ranked ? componentsOf(block.source, block.meta.components) : (block.meta.components ?? []).map((name) => ({ name: name.toLowerCase(), from: 'front matter' }));
+    const own = ranked ? componentsOf(block.source, block.meta.components, ranked.packages) : (block.meta.components ?? []).map((name) => ({ name: name.toLowerCase(), from: 'front matter' }));
     if (components.length > 0 && own.length > 0 && !own.some((c) => components.includes(c.name)) && !rel?.named) {
       const extra = { component: block.meta.components?.join(', ') ?? own.map((c) => c.name).join(', '), task_component: ranked ? components.join(', ') : task };
       const reason = ranked ? `unrelated component: ${own.map((c) => `${c.name} (${c.from === 'front matter' ? 'front matter' : `from ${c.from}`})`).join(', ')}; the task's: ${ranked.components.map((c) => `${c.name} (${c.from})`).join(', ')}` : 'unrelated component';

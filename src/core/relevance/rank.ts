@@ -2,7 +2,7 @@ import * as posix from 'node:path/posix';
 import type { TaskSignals } from '../task/analyze';
 import type { Policy } from '../policy';
 import type { Block } from '../types';
-import { componentsOf, type TaskComponent } from './components';
+import { componentsOf, type PackageDir, type TaskComponent } from './components';
 import type { RelevanceIndex } from './index';
 
 /**
@@ -39,6 +39,8 @@ export interface RankContext {
   changed: Changed[];
   components: TaskComponent[];
   settings: RelevanceSettings;
+  /** Package manifests below the root: their folders are components too. */
+  packages?: PackageDir[];
 }
 
 const RANKED = new Set(['document', 'decision', 'source_code']);
@@ -72,7 +74,7 @@ export function rank(blocks: Block[], ctx: RankContext, index: RelevanceIndex): 
       score += 0.2;
     }
     // A source file's component comes from its folder only (collect copies the task's onto a named file).
-    const own = componentsOf(b.source, b.kind === 'source_code' ? undefined : b.meta.components).filter((c) => componentNames.has(c.name));
+    const own = componentsOf(b.source, b.kind === 'source_code' ? undefined : b.meta.components, ctx.packages).filter((c) => componentNames.has(c.name));
     if (own.length > 0 && score > 0) {
       const c = own[0];
       const task = ctx.components.find((t) => t.name === c.name)!;

@@ -42,16 +42,17 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
   for (const d of docs) index.upsert(d);
 
   const known = new Set<string>();
-  for (const b of blocks) if (RANKED.has(b.kind)) for (const c of componentsOf(b.source, b.meta.components)) known.add(c.name);
-  for (const f of snapshot.files) for (const c of componentsOf(f.path)) known.add(c.name);
-  const components = task.components ?? taskComponents(known, signals.words, task.files, task.component);
+  const packages = snapshot.packages ?? [];
+  for (const b of blocks) if (RANKED.has(b.kind)) for (const c of componentsOf(b.source, b.meta.components, packages)) known.add(c.name);
+  for (const f of snapshot.files) for (const c of componentsOf(f.path, undefined, packages)) known.add(c.name);
+  const components = task.components ?? taskComponents(known, signals.words, task.files, task.component, packages);
   const settings = policy.relevance;
-  const relevance = rank(blocks, { signals, files: task.files, changed, components, settings }, index);
+  const relevance = rank(blocks, { signals, files: task.files, changed, components, settings, packages }, index);
   const globs = policy.priorities.map((p) => p.match);
   const byPolicy = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
   const own = new Set(snapshot.documents.filter((d) => d.priority !== undefined).map((d) => d.path));
   return {
     blocks: blocks.map((b) => (b.kind === 'source_code' ? excerptLarge(b, signals) : b)),
-    context: { components, relevance, settings, prioritized: (b) => own.has(b.source) || globs.includes(b.source) || byPolicy(b.source) },
+    context: { components, relevance, settings, packages, prioritized: (b) => own.has(b.source) || globs.includes(b.source) || byPolicy(b.source) },
   };
 }

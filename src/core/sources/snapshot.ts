@@ -17,7 +17,7 @@ import { resolveSupersession } from './supersession';
 import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
 import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
 import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
-import { componentsOf, taskComponents, type TaskComponent } from '../relevance/components';
+import { componentsOf, packageName, taskComponents, type PackageDir, type TaskComponent } from '../relevance/components';
 
 /** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
 export interface Snapshot {
@@ -36,6 +36,8 @@ export interface Snapshot {
   session: SessionEvent[];
   sessionSource?: string;
   warnings: Warning[];
+  /** Package manifests below the root (`web/package.json` → component `storefront`). */
+  packages?: PackageDir[];
   /** The workspace file whose text the pasted task is, left out of the documents. */
   pastedFrom?: string;
   /** Files changed in the working tree, and the last commits' changes (with hunks), from git. */
@@ -234,8 +236,9 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     }
   }
   if (snapshot.pastedFrom) warnings.push({ source: 'task', message: `the pasted task is the text of ${snapshot.pastedFrom}: that file is the task, not offered as a document` });
-  const known = new Set([...paths.flatMap((p) => componentsOf(p)), ...snapshot.documents.flatMap((d) => componentsOf(d.path, d.components))].map((c) => c.name));
-  task.components = taskComponents(known, task.signals.words, task.files, task.component);
+  snapshot.packages = packagesOf(root, scan.files);
+  const known = new Set([...paths.flatMap((p) => componentsOf(p, undefined, snapshot.packages)), ...snapshot.documents.flatMap((d) => componentsOf(d.path, d.components, snapshot.packages))].map((c) => c.name));
+  task.components = taskComponents(known, task.signals.words, task.files, task.component, snapshot.packages);
   const lifecycle = resolveSupersession(snapshot.documents);
   snapshot.documents = lifecycle.documents;
   warnings.push(...lifecycle.warnings);
@@ -249,6 +252,20 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
   warnings.push(...session.warnings);
   return snapshot;
+}
+
+function packagesOf(root: string, files: ScannedFile[]): PackageDir[] {
+  const out: PackageDir[] = [];
+  for (const f of files) {
+    if (!f.path.includes('/') || !f.path.endsWith('/package.json') || f.size > 256 * 1024 || f.path.includes('node_modules/')) continue;
+    try {
+      const name = packageName(f.path, readText(root, f.path));
+      if (name) out.push({ dir: f.path.slice(0, -'/package.json'.length), name, manifest: f.path });
+    } catch {
+      // unreadable manifest: no component from it
+    }
+  }
+  return out;
 }
 
 function sameText(a: string, b: string): boolean {
