@@ -38,7 +38,7 @@ export function indexCommand(argv: string[], stdout: (s: string) => void): numbe
   }
   if (typeof values.workspace !== 'string') throw new InputError(`--workspace DIR is required\nUsage: ${INDEX_USAGE}`);
   const component = typeof values.component === 'string' ? values.component : undefined;
-  const snapshot = loadSnapshot({ root: path.resolve(values.workspace), task: '', policyFile: values.policy as string | undefined, component });
+  const snapshot = loadSnapshot({ root: path.resolve(values.workspace), task: '', policyFile: values.policy as string | undefined, component, changes: false });
   const listed = listAvailable(snapshot);
   if (values.json) {
     const documents = listed.value.map((e) => ({ path: e.path, title: e.title, summary: e.summary, tags: e.tags ?? [], estimated_tokens: e.estimatedTokens }));

@@ -23,7 +23,7 @@ import { setupCommand, SETUP_USAGE } from './setup';
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
 const USAGE = `Usage:
-  ctxctl preview --workspace DIR --task FILE|TEXT [--policy FILE] [--max-input N] [--component NAME]
+  ctxctl preview --workspace DIR --task FILE|TEXT [--policy FILE] [--max-input N] [--component NAME] [--no-git]
                  [--session FILE] [--model M] [--shape openai|anthropic] [--encoding E] [--json] [--out DIR]
                  [--tool-result NAME=FILE]...
   ${INSPECT_USAGE}
@@ -57,6 +57,7 @@ const PREVIEW_OPTIONS: ParseArgsConfig['options'] = {
   policy: { type: 'string' },
   'max-input': { type: 'string' },
   component: { type: 'string' },
+  'no-git': { type: 'boolean' },
   session: { type: 'string' },
   model: { type: 'string' },
   shape: { type: 'string' },
@@ -96,7 +97,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   let policy = loadPolicy(root, v.policy as string | undefined);
   const max = positiveInt(v['max-input'], '--max-input');
   if (max !== undefined) policy = withMaxInput(policy, max);
-  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg) });
+  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
   if (typeof v.out === 'string') {

@@ -17,6 +17,8 @@ export interface Policy {
   tool_output: { globs: string[]; formats: { match: string; format: string }[] };
   trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number };
   sources: { agents_md: boolean; claude_md: boolean; copilot: boolean; cursor: boolean; cline: boolean; adr_dirs: string[] };
+  /** Relevance to the task: thresholds in percent of the best text match (see relevance/rank.ts). */
+  relevance: { load_threshold: number; index_threshold: number; min_words: number; recent_commits: number };
   /** Where this policy came from, for messages. */
   origin: string;
 }
@@ -36,11 +38,8 @@ export function defaultPolicy(): Policy {
     envelope: { window: 14000, output_reserve: 2000, margin: 1000 },
     mandatory: ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned'],
     zones: { tool_results: { max_tokens: 1500 } },
-    priorities: [
-      { match: 'application.log', priority: 100 },
-      { match: 'src/**/*Controller*', priority: 80 },
-      { match: 'docs/architecture.md', priority: 30 },
-    ],
+    // The built-in default knows no file names (DESIGN.md): relevance ranks what a workspace policy does not pin down.
+    priorities: [],
     offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
     session: { keep_recent_groups: 6, compaction_trigger_tokens: 9000, summary_format: 'structured' },
     exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/target/**', '**/build/**', '.context/offload/**'],
@@ -49,6 +48,7 @@ export function defaultPolicy(): Policy {
     tool_output: { globs: ['**/*.log', '**/logs/**', '**/test-results/**', '**/*.tap', '**/junit*.xml', '**/TEST-*.xml'], formats: [] },
     trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3 },
     sources: { agents_md: true, claude_md: true, copilot: true, cursor: true, cline: true, adr_dirs: ['doc/adr', 'docs/adr', 'docs/decisions', 'docs/architecture/decisions'] },
+    relevance: { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 },
     origin: 'defaults',
   };
 }
@@ -87,6 +87,7 @@ const SCHEMA: Spec = obj({
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
   trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int() }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
+  relevance: obj({ load_threshold: int(), index_threshold: int(), min_words: int(), recent_commits: int() }),
 });
 
 /** Parse and validate a policy file's text. Errors name `file:line:col`; unknown keys suggest the nearest valid one. */

@@ -56,6 +56,10 @@ export interface BlockMeta {
   summarized?: boolean;
   /** The format a trimmer recognised (log, test report, command, json). */
   format?: string;
+  /** Relevance to the task (relevance/rank.ts): score, rank among the candidates, and the reason in words. */
+  relevance?: { score: number; rank: number; of: number; reason: string; prioritized?: boolean };
+  /** Only part of the text is sent (a decision's decision section, a large file's matching lines). */
+  excerpt?: string;
 }
 
 export interface Block {

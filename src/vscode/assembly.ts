@@ -1,3 +1,4 @@
+import { editorSignals } from './editor-signals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -146,6 +147,7 @@ export class AssemblyService extends Disposable {
       policy: this.policy(settings),
       pins: this.pins(),
       sessionFile: fs.existsSync(stored) ? stored : undefined,
+      editor: editorSignals(this.root),
     };
   }
 

@@ -109,6 +109,8 @@ export function activate(context: vscode.ExtensionContext) {
     }),
   );
   sub(vscode.workspace.onDidGrantWorkspaceTrust(() => service.schedule()));
+  // The active file is a relevance signal: switching files re-ranks (debounced; the index is only updated, not rebuilt).
+  sub(vscode.window.onDidChangeActiveTextEditor(() => service.schedule()));
 
   sub(vscode.lm.onDidChangeChatModels(() => void refreshModelLimit()));
   void refreshModelLimit();

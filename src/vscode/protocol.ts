@@ -32,6 +32,8 @@ export interface PanelPreview {
   zones: { zone: string; tokens: number }[];
   blocks: PanelBlock[];
   warnings: string[];
+  /** What the task analysis understood, one line per kind (`Identifiers: paymentMethod, BAD_REQUEST`). */
+  signals?: string[];
   trace: string;
   model: string;
   provider: string;

@@ -144,6 +144,7 @@ function setTab(tab: Tab): void {
 function blocksPane(p: PanelPreview): HTMLElement {
   const pane = el('div', { role: 'tabpanel', id: 'pane-blocks', 'aria-labelledby': 'tab-blocks' });
   if (p.message && p.status !== 'ok' && p.status !== 'warning') pane.append(el('p', { class: `message status-${p.status}` }, p.message));
+  if (p.signals?.length) pane.append(el('details', { class: 'signals' }, el('summary', {}, 'Task signals'), el('ul', {}, ...p.signals.map((s) => el('li', {}, s)))));
   const list = el('ol', { class: 'blocks' });
   for (const [i, b] of p.blocks.entries()) {
     const src = el('a', { href: '#', class: 'source', title: `Open ${b.source}`, id: `src-${i}` }, b.source);

@@ -135,9 +135,13 @@ try {
     await page.mouse.up();
     await showViews('Index');
     const sidebar = page.locator('.part.sidebar');
-    for (const label of ['Instructions', 'Decisions', 'Documents', 'Logs and tool output']) {
+    for (const label of ['Task signals', 'Instructions', 'Decisions', 'Documents', 'Logs and tool output']) {
       await sidebar.locator('.monaco-list-row').filter({ hasText: label }).first().waitFor({ timeout: 20_000 });
     }
+    // The task signals group starts collapsed: open it to show what the task analysis understood.
+    await sidebar.locator('.monaco-list-row').filter({ hasText: 'Task signals' }).first().click();
+    await sidebar.locator('.monaco-list-row').filter({ hasText: 'paymentMethod' }).first().waitFor({ timeout: 10_000 });
+    await sidebar.locator('.monaco-list-row').filter({ hasText: /relevance \d\.\d\d/ }).first().waitFor({ timeout: 10_000 });
     await shot('index', { locator: sidebar });
     await showViews('Manifest');
     for (const label of ['Selected', 'Rejected', 'Trimmed']) {
@@ -183,6 +187,8 @@ try {
     expect(kinds.at(-1) === 'current_task', `last block is ${kinds.at(-1)}`);
     expect(kinds.includes('pinned'), 'the pinned block is in the request');
     expect((await panel.locator('.bar .seg').count()) >= 3, 'the budget bar has zone segments');
+    await panel.locator('details.signals summary').click();
+    await panel.locator('details.signals li').filter({ hasText: 'Identifiers: paymentMethod' }).first().waitFor({ timeout: 10_000 });
     await panel.locator('ol.blocks summary').filter({ hasText: 'application.log' }).first().locator('.kind').click();
     await panel.locator('ol.blocks details[open] pre').filter({ hasText: 'paymentMethod is required' }).first().waitFor();
     await shot('panel-preview', { locator: page.locator('.part.sidebar') });

@@ -15,7 +15,8 @@ suite('preview, trees and status bar', () => {
     assert.ok(m.budget.final <= 11000 && m.budget.max_input === 11000, `final ${m.budget.final}`);
     assert.ok(m.selected.some((s) => s.source === 'docs/adr/adr-012-optional-fields-at-http-boundary.md'));
     assert.equal(m.rejected.find((r) => r.source === 'docs/adr/adr-008-payment-method-mandatory.md')?.reason, 'superseded by ADR-012');
-    assert.equal(m.rejected.find((r) => r.source === 'docs/marketing-notes.md')?.reason, 'unrelated component');
+    assert.equal(m.rejected.find((r) => r.source === 'docs/marketing-notes.md')?.reason, "unrelated component: marketing (front matter); the task's: payment (from its front matter)");
+    assert.deepEqual(m.task.signals?.identifiers.slice(0, 2), ['paymentMethod', 'BAD_REQUEST']);
   });
 
   test('the status bar shows <final> / <max_input> and the zone breakdown', async () => {
@@ -49,16 +50,18 @@ suite('preview, trees and status bar', () => {
     const a = await api();
     await assembleTicket(a);
     const groups = a.trees.index.nodes;
-    assert.deepEqual(groups.map((g) => g.label), ['Instructions', 'Decisions', 'Documents', 'Logs and tool output', 'Offloaded']);
-    assert.equal(groups[0].children![0].label, 'AGENTS.md');
-    const [accepted, retired] = groups[1].children!;
+    assert.deepEqual(groups.map((g) => g.label), ['Task signals', 'Instructions', 'Decisions', 'Documents', 'Logs and tool output', 'Offloaded']);
+    assert.deepEqual(groups[0].children!.find((n) => n.label === 'Components')?.description, 'payment (from its front matter)');
+    assert.equal(groups[1].children![0].label, 'AGENTS.md');
+    const [accepted, retired] = groups[2].children!;
     assert.ok(accepted.children!.some((n) => n.label.startsWith('ADR-012')));
     assert.ok(retired.children!.some((n) => n.label.startsWith('ADR-008') && n.description!.endsWith('superseded')));
-    const arch = groups[2].children!.find((n) => n.open?.source === 'docs/architecture.md');
+    assert.match(accepted.children!.find((n) => n.label.startsWith('ADR-012'))!.description!, / · accepted · relevance \d\.\d\d · selected$/);
+    const arch = groups[3].children!.find((n) => n.open?.source === 'docs/architecture.md');
     assert.ok(arch, 'architecture.md is in the index');
-    assert.match(arch!.tooltip!, /indexed: available on demand/);
+    assert.match(arch!.tooltip!, /indexed: (did not fit the budget|below the relevance threshold)/);
     assert.ok(arch!.open!.line! >= 1, 'opens at its heading');
-    assert.equal(groups[3].children![0].label, 'application.log');
+    assert.equal(groups[4].children![0].label, 'application.log');
   });
 
   test('the panel preview lists blocks in request order: system first, the task last', async () => {

@@ -11,7 +11,15 @@ describe('policy', () => {
     assert.equal(p.zones.tool_results.max_tokens, 1500);
     assert.deepEqual(p.mandatory, ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned']);
     assert.deepEqual(p.offload, { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 });
-    assert.deepEqual(p.priorities.map((r) => r.priority), [100, 80, 30]);
+    // DESIGN.md: the built-in default knows no file names; the example's own policy sets its priorities.
+    assert.deepEqual(p.priorities, []);
+    assert.deepEqual(p.relevance, { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 });
+  });
+
+  it('relevance thresholds are policy keys, whole numbers', () => {
+    const p = parsePolicy('relevance: { load_threshold: 45, index_threshold: 20 }\n', '.context/policy.yaml');
+    assert.deepEqual(p.relevance, { load_threshold: 45, index_threshold: 20, min_words: 2, recent_commits: 5 });
+    assert.throws(() => parsePolicy('relevance: { load_threshold: 0.3 }\n', 'p.yaml'), /relevance\.load_threshold must be a whole number/);
   });
 
   it('merges a partial file over the defaults and keeps its origin', () => {

@@ -18,6 +18,8 @@ import { render, renderIndex, wrap, type IndexEntry, type NeutralRequest } from 
 import { selectSession } from './session';
 import { offloadToolResults } from './offload';
 import { retrim, trimToolOutputs, type TrimInput } from './trim';
+import type { RelevanceIndex } from '../relevance/index';
+import { rankBlocks } from '../relevance/stage';
 
 export interface AssembleOptions {
   model?: string;
@@ -34,6 +36,8 @@ export interface AssembleOptions {
   summaries?: { records: SummaryRecord[]; warnings?: Warning[] };
   /** Where offloaded tool results go (extension storage); default: the policy's offload.dir in the workspace. */
   offloadStore?: OffloadStore;
+  /** The workspace's full-text index, kept between calls and updated file by file; default: built for this call. */
+  relevanceIndex?: RelevanceIndex;
 }
 
 export interface Assembly {
@@ -62,7 +66,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const countRequest = (blocks: Block[]) => tokenizer.count(serializeRequest(render(blocks, model, policy.envelope.output_reserve), shape, stream));
 
   const collected = collect(snapshot);
-  const pruned = prune(collected.value.blocks, snapshot.task.component);
+  const ranked = rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex);
+  const pruned = prune(ranked.blocks, ranked.context ?? snapshot.task.component);
   let store = options.offloadStore;
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
     policy,
@@ -90,7 +95,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     toolResultsCap: policy.zones.tool_results.max_tokens,
   });
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
-  const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow.filter((b) => b.kind !== 'tool_result')]);
+  const overflowDocs = filled.value.overflow.filter((b) => b.kind !== 'tool_result');
+  const index = indexBlock(policy, [...pruned.value.disclosed, ...overflowDocs], new Set(overflowDocs));
   const candidates = [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)];
 
   const outputBySource = new Map(toolOutputs.map((o) => [o.path, o]));
@@ -109,7 +115,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const droppedEvents = [...filled.value.droppedGroups, ...enforced.removed.filter((b) => b.kind === 'session_group')].reduce((n, b) => n + (b.meta.events?.length ?? 0), 0);
   const decisions = mergeDecisions(collected.decisions, pruned.decisions, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, {
     degraded: enforced.steps,
-    indexed: pruned.value.disclosed.map((b): Decision => ({ source: b.source, kind: b.kind, reason: b.trust === 'project-rule' ? 'instruction file disclosed by its own rules: available on demand' : 'no component: disclosed in the index, available on demand', tokens: b.tokens })),
+    indexed: pruned.value.indexed ?? pruned.value.disclosed.map((b): Decision => ({ source: b.source, kind: b.kind, reason: b.trust === 'project-rule' ? 'instruction file disclosed by its own rules: available on demand' : 'no component: disclosed in the index, available on demand', tokens: b.tokens })),
   });
   // The ladder may have trimmed a tool result again: the trimmed entries carry the figures of what was sent.
   const sentTrim = new Map(enforced.blocks.filter((b) => b.kind === 'tool_result' && b.meta.trim).map((b) => [b.source, b.meta.trim!]));
@@ -134,11 +140,19 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   return { neutral, request, serialized, blocks: enforced.blocks, manifest, trace: renderTrace(manifest) };
 }
 
-function indexBlock(policy: Snapshot['policy'], docs: Block[]): Block | undefined {
+function indexBlock(policy: Snapshot['policy'], docs: Block[], overflow?: Set<Block>): Block | undefined {
   if (docs.length === 0) return undefined;
   const entries: IndexEntry[] = docs
     .sort((a, b) => a.source.localeCompare(b.source))
-    .map((d) => ({ path: d.source, title: d.meta.title ?? d.source, summary: d.meta.summary, tags: d.meta.tags, estimatedTokens: d.tokens }));
+    .map((d) => ({
+      path: d.source,
+      title: d.meta.title ?? d.source,
+      summary: d.meta.summary,
+      tags: d.meta.tags,
+      estimatedTokens: d.tokens,
+      ...(d.kind === 'decision' ? { status: ['proposed', 'draft'].includes(d.meta.status ?? '') ? `${d.meta.status} (not in force)` : (d.meta.status ?? 'accepted') } : {}),
+      ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : ['proposed', 'draft'].includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
+    }));
   const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries));
   block.priority = -1;
   return block;

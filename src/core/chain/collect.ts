@@ -4,6 +4,7 @@ import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
 import { leadingLines, type Snapshot } from '../sources/snapshot';
 import { redact } from '../redact/apply';
+import { componentsOf } from '../relevance/components';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning } from '../types';
@@ -77,7 +78,10 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       continue;
     }
     const verdict = applicability(rule, task.files);
-    if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title }));
+    // A nested AGENTS.md of a component folder (`services/checkout/AGENTS.md`) applies when the task is about that component.
+    const component = !verdict.applies && rule.mode !== 'conditional' && rule.scope ? task.components?.find((c) => componentsOf(`${rule.scope}/AGENTS.md`, undefined, snapshot.packages).some((o) => o.name === c.name && o.dir === rule.scope)) : undefined;
+    if (component) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title, summary: `applies: component ${component.name} (${component.from})` }));
+    else if (verdict.applies) blocks.push(makeBlock(policy, 'agents_md', rule.path, 'project-rule', clean(rule.path, rule.text, rule.bodyLine), { title: rule.title }));
     else rejected.push({ source: rule.path, kind: 'agents_md', reason: verdict.reason ?? 'does not apply', tokens: estimateTokens(rule.text) });
   }
 

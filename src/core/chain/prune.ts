@@ -1,36 +1,55 @@
+import { componentsOf, type PackageDir, type TaskComponent } from '../relevance/components';
+import { describe, type Relevance, type RelevanceSettings } from '../relevance/rank';
 import type { Block, Decision, StageResult, Warning } from '../types';
 
 export interface Pruned {
   /** Blocks still competing for the budget. */
   kept: Block[];
-  /** Documents with no component: disclosed in the index, not loaded. */
+  /** Documents offered in the index, not loaded. */
   disclosed: Block[];
+  /** Why each disclosed block is in the index and not loaded. */
+  indexed?: Decision[];
 }
 
-const RETIRED = new Set(['superseded', 'deprecated', 'rejected']);
+/** What relevance pruning needs: the task's components, every candidate's relevance, and the thresholds. */
+export interface RelevanceContext {
+  components: TaskComponent[];
+  relevance: Map<string, Relevance>;
+  settings: RelevanceSettings;
+  /** Package manifests below the root: their folders are components too. */
+  packages?: PackageDir[];
+  /** The policy (or the file's own front matter) set this block's priority: that wins over relevance. */
+  prioritized: (block: Block) => boolean;
+}
+
+const RETIRED = new Set(['superseded', 'deprecated', 'rejected', 'on hold']);
+const NOT_IN_FORCE = new Set(['proposed', 'draft']);
 const PRUNABLE = new Set(['document', 'decision', 'source_code']);
 
 /**
- * Drop whole blocks that no longer apply: retired decisions (superseded, deprecated, rejected) and documents of
- * another component than the task's. A document without a component is disclosed, not rejected.
- * Supersession arrives resolved in both directions (sources/supersession.ts, at snapshot time): `meta.status` is the
- * effective status and `meta.supersededBy` the superseders' ids; missing targets and cycles were reported there as
- * warnings. Here the only inference left is a block that names a superseder without saying `superseded`.
+ * Drop whole blocks that no longer apply: retired decisions (superseded, deprecated, rejected, on hold), documents of
+ * another component than the task's, and, when the task is ranked (`RelevanceContext`), what is not relevant to it:
+ * at or above the load threshold a block competes for the budget; above the index threshold it is listed in the
+ * index; below, it is rejected. Proposed and draft decisions are indexed, labelled not in force.
+ * Without a relevance context (a component name or nothing), documents without a component are disclosed.
+ * Supersession arrives resolved in both directions (sources/supersession.ts, at snapshot time).
  */
-export function prune(blocks: Block[], taskComponent: string | undefined): StageResult<Pruned> {
+export function prune(blocks: Block[], task: string | undefined | RelevanceContext): StageResult<Pruned> {
+  const ranked = typeof task === 'object' ? task : undefined;
+  const components = ranked ? ranked.components.map((c) => c.name) : typeof task === 'string' ? [task.toLowerCase()] : [];
   const kept: Block[] = [];
   const disclosed: Block[] = [];
+  const indexed: Decision[] = [];
   const rejected: Decision[] = [];
   const warnings: Warning[] = [];
-  const component = taskComponent?.toLowerCase();
 
   for (const block of blocks) {
     if (!PRUNABLE.has(block.kind) || block.mandatory) {
       kept.push(block);
       continue;
     }
+    const status = block.meta.status ?? 'accepted';
     if (block.kind === 'decision') {
-      const status = block.meta.status ?? 'accepted';
       const successor = block.meta.supersededBy;
       if (status === 'superseded' || (successor && !RETIRED.has(status))) {
         rejected.push(decision(block, successor ? `superseded by ${successor}` : 'superseded (no successor named)'));
@@ -41,20 +60,46 @@ export function prune(blocks: Block[], taskComponent: string | undefined): Stage
         continue;
       }
     }
-    const components = block.meta.components?.map((c) => c.toLowerCase());
-    if (!components || components.length === 0) {
-      disclosed.push(block);
+    const rel = ranked?.relevance.get(block.source);
+    const own = ranked ? componentsOf(block.source, block.meta.components, ranked.packages) : (block.meta.components ?? []).map((name) => ({ name: name.toLowerCase(), from: 'front matter' }));
+    if (components.length > 0 && own.length > 0 && !own.some((c) => components.includes(c.name)) && !rel?.named) {
+      const extra = { component: block.meta.components?.join(', ') ?? own.map((c) => c.name).join(', '), task_component: ranked ? components.join(', ') : task };
+      const reason = ranked ? `unrelated component: ${own.map((c) => `${c.name} (${c.from === 'front matter' ? 'front matter' : `from ${c.from}`})`).join(', ')}; the task's: ${ranked.components.map((c) => `${c.name} (${c.from})`).join(', ')}` : 'unrelated component';
+      rejected.push(decision(block, reason, extra));
       continue;
     }
-    if (component && !components.includes(component)) {
-      rejected.push(decision(block, 'unrelated component', { component: block.meta.components?.join(', '), task_component: taskComponent }));
+    if (!ranked) {
+      if (own.length === 0) disclosed.push(block);
+      else kept.push(block);
       continue;
     }
-    kept.push(block);
+    const settings = ranked.settings;
+    const score = rel?.score ?? 0;
+    const why = rel ? describe(rel) : 'not ranked';
+    const withRelevance = (b: Block): Block => (rel ? { ...b, meta: { ...b.meta, relevance: { score: rel.score, rank: rel.rank, of: rel.of, reason: why, ...(ranked.prioritized(b) ? { prioritized: true } : {}) } } } : b);
+    if (block.kind === 'decision' && NOT_IN_FORCE.has(status)) {
+      if (score >= settings.index_threshold / 100 || rel?.named) {
+        disclosed.push(withRelevance(block));
+        indexed.push(withScore(block, `${status}: not in force; in the index (${why})`, rel));
+      } else rejected.push(withScore(block, `${status} and not relevant: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
+      continue;
+    }
+    if (score >= settings.load_threshold / 100 || ranked.prioritized(block)) {
+      kept.push(withRelevance(block));
+    } else if (score >= settings.index_threshold / 100) {
+      disclosed.push(withRelevance(block));
+      indexed.push(withScore(block, `below the relevance threshold ${settings.load_threshold}%: in the index (${why})`, rel));
+    } else {
+      rejected.push(withScore(block, `not relevant to the task: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
+    }
   }
-  return { value: { kept, disclosed }, decisions: { rejected, warnings } };
+  return { value: { kept, disclosed, indexed: ranked ? indexed : undefined }, decisions: { rejected, warnings } };
 }
 
 function decision(block: Block, reason: string, extra: Record<string, unknown> = {}): Decision {
   return { source: block.source, kind: block.kind, reason, tokens: block.tokens, ...extra };
+}
+
+function withScore(block: Block, reason: string, rel: Relevance | undefined): Decision {
+  return decision(block, reason, rel ? { relevance: rel.score } : {});
 }

@@ -125,11 +125,16 @@ export interface IndexEntry {
   summary?: string;
   tags?: string[];
   estimatedTokens: number;
+  /** Decisions: their status (`accepted`, `proposed (not in force)`). */
+  status?: string;
+  /** Relevance to the task (share of the best match, explicit signals added) and why the document is not loaded. */
+  relevance?: number;
+  notLoaded?: string;
 }
 
 export function renderIndex(entries: IndexEntry[]): string {
   const lines = entries.map(
-    (e) => `  <document${attrs({ path: e.path, title: e.title, summary: e.summary, tags: e.tags?.join(','), 'estimated-tokens': e.estimatedTokens })} />`,
+    (e) => `  <document${attrs({ path: e.path, title: e.title, summary: e.summary, tags: e.tags?.join(','), 'estimated-tokens': e.estimatedTokens, status: e.status, relevance: e.relevance, 'not-loaded': e.notLoaded })} />`,
   );
   return `<available-documents>\n${lines.join('\n')}\n</available-documents>`;
 }

@@ -2,6 +2,7 @@ import type { RequestRedaction } from '../chain/render';
 import type { SessionReport } from '../chain/session';
 import { PLACEHOLDER_RE, redactDeep } from '../redact/apply';
 import type { Snapshot } from '../sources/snapshot';
+import type { TaskSignals } from '../task/analyze';
 import type { Block, Decision, Decisions, Warning } from '../types';
 
 export interface Budget {
@@ -18,7 +19,7 @@ export interface Budget {
 export interface Manifest {
   version: 1;
   created_at: string;
-  task: { source: string; component?: string };
+  task: { source: string; component?: string; components?: { name: string; from: string }[]; signals?: TaskSignals; changed?: string[] };
   model: string;
   encoding: string;
   /** true when the model's own tokenizer differs from the encoding used: the margin absorbs it. */
@@ -68,7 +69,11 @@ export function zoneOf(block: Block): string {
 }
 
 function selectionReason(block: Block, component?: string): string {
-  if (block.mandatory) return `mandatory (${block.kind})`;
+  if (block.mandatory) return `mandatory (${block.kind})${block.kind === 'agents_md' && block.meta.summary ? `, ${block.meta.summary}` : ''}`;
+  const rel = block.meta.relevance;
+  const part = `${block.meta.summarized ? ', summary only' : ''}${block.meta.excerpt ? `, ${block.meta.excerpt}` : ''}`;
+  if (rel && block.kind === 'decision') return `applicable decision (${block.meta.status ?? 'accepted'}); relevant: ${rel.reason}${part}`;
+  if (rel) return `relevant: ${rel.reason}; priority ${block.priority}${rel.prioritized ? ' (set by the policy)' : ''}${part}`;
   switch (block.kind) {
     case 'decision':
       return `applicable decision (${block.meta.status ?? 'accepted'})${block.meta.summarized ? ', summary only' : ''}`;
@@ -134,11 +139,18 @@ function manifestOf(input: ManifestInput): Manifest {
     priority: b.priority,
     zone: zoneOf(b),
     ...(b.meta.id ? { id: b.meta.id } : {}),
+    ...(b.meta.relevance ? { relevance: b.meta.relevance.score } : {}),
   }));
   return {
     version: 1,
     created_at: input.now().toISOString(),
-    task: { source: snapshot.task.source, component: snapshot.task.component },
+    task: {
+      source: snapshot.task.source,
+      component: snapshot.task.component,
+      ...(snapshot.task.components?.length ? { components: snapshot.task.components } : {}),
+      ...(snapshot.task.signals ? { signals: snapshot.task.signals } : {}),
+      ...(snapshot.changes ? { changed: [...new Set([...snapshot.changes.workingTree, ...snapshot.changes.commits.map((c) => c.path)])] } : {}),
+    },
     model: input.model,
     encoding: input.encoding,
     encoding_approximate: input.approximate,

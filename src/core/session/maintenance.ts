@@ -22,7 +22,7 @@ export interface SessionWorkspace {
  */
 export function sessionWorkspace(root: string, policy: Policy, sessionFile?: string, pins: Pin[] = []): SessionWorkspace {
   const file = sessionFile ? path.resolve(sessionFile) : path.join(root, SESSION_FILE);
-  const snapshot = loadSnapshot({ root, task: 'session maintenance', policy, sessionFile, pins });
+  const snapshot = loadSnapshot({ root, task: 'session maintenance', policy, sessionFile, pins, changes: false });
   const storeFile = summaryStorePath(file);
   const storeLabel = displayPath(root, storeFile);
   const store = readSummaryStore(storeFile, storeLabel);

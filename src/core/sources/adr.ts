@@ -13,7 +13,7 @@ import { stringList, stringValue } from './frontmatter';
  * Statuses: draft, proposed, accepted, rejected, deprecated, superseded. A file with no status counts as accepted.
  */
 
-export const DECISION_STATUSES = ['draft', 'proposed', 'accepted', 'rejected', 'deprecated', 'superseded'] as const;
+export const DECISION_STATUSES = ['draft', 'proposed', 'accepted', 'rejected', 'deprecated', 'superseded', 'on hold'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
 /** A reference to another decision as written: a link's text and target, or a bare id, number or title. */
@@ -108,7 +108,7 @@ export function parseDecision(path: string, data: Record<string, unknown>, body:
   const dateText = frontValue(data.date) ?? fields.get('date')?.value;
   const date = dateText === undefined ? undefined : normalizeDate(dateText);
   if (date === null) placeholders.push('date');
-  else if (date === undefined && dateText !== undefined) warn(`date "${dateText}" is neither YYYY-MM-DD nor DD/MM/YYYY: ignored`, at(fields.get('date')?.line, bodyLine));
+  else if (date === undefined && dateText !== undefined && !template) warn(`date "${dateText}" is neither YYYY-MM-DD nor DD/MM/YYYY: ignored`, at(fields.get('date')?.line, bodyLine));
   const people = (key: string, ...aliases: string[]) => {
     const value = [key, ...aliases].map((k) => frontValue(data[k]) ?? fields.get(k)?.value).find((v) => v !== undefined);
     if (value !== undefined && isPlaceholder(value)) {
@@ -152,11 +152,13 @@ export function parseDecision(path: string, data: Record<string, unknown>, body:
  * is read too: `Accepted (supersedes ADR 2)`, `Accepted, superseded by ADR-7`.
  */
 export function parseStatus(written: string): { status?: DecisionStatus; refs: DecisionRef[]; supersedes: DecisionRef[]; placeholder?: boolean } {
-  const text = unquote(cleanLine(written));
+  // A status written as a link (`[Deprecated](…)`, `[Superseded by ADR-7](0007-x.md)`) reads as its text.
+  const text = unquote(cleanLine(written).replace(/^\[((?:draft|proposed|accepted|rejected|deprecated|superseded|superceded|on[ -]hold)\b[^\]]*)\]\([^)]*\)/i, '$1'));
   if (isPlaceholder(text)) return { refs: [], supersedes: [], placeholder: true };
-  const m = /^(draft|proposed|accepted|rejected|deprecated|superseded|superceded)\b/i.exec(text);
+  const m = /^(draft|proposed|accepted|rejected|deprecated|superseded|superceded|on[ -]hold)\b/i.exec(text);
   if (!m) return { refs: [], supersedes: [] };
-  const status = m[1].toLowerCase() === 'superceded' ? 'superseded' : (m[1].toLowerCase() as DecisionStatus);
+  const word = m[1].toLowerCase();
+  const status = word === 'superceded' ? 'superseded' : /^on[ -]hold$/.test(word) ? 'on hold' : (word as DecisionStatus);
   const rest = text.slice(m[0].length);
   if (status === 'superseded') {
     const target = rest.replace(/^\s*(by\b)?[:\s]*/i, '');

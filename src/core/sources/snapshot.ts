@@ -16,6 +16,10 @@ import { readPinsFile, resolvePinFiles, PINS_FILE } from './pins';
 import { redactLines } from './secrets';
 import { readSessionFile } from './session-store';
 import { resolveSupersession } from './supersession';
+import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
+import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
+import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
+import { componentsOf, packageName, taskComponents, type PackageDir, type TaskComponent } from '../relevance/components';
 
 /** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
 export interface Snapshot {
@@ -34,6 +38,12 @@ export interface Snapshot {
   session: SessionEvent[];
   sessionSource?: string;
   warnings: Warning[];
+  /** Package manifests below the root (`web/package.json` → component `storefront`). */
+  packages?: PackageDir[];
+  /** The workspace file whose text the pasted task is, left out of the documents. */
+  pastedFrom?: string;
+  /** Files changed in the working tree, and the last commits' changes (with hunks), from git. */
+  changes?: { workingTree: string[]; commits: CommitChange[] };
 }
 
 export interface Task {
@@ -46,6 +56,12 @@ export interface Task {
   files: string[];
   /** What reading the task file found (front matter that is not YAML): reported, never run. */
   warnings?: Warning[];
+  /** What the task says (paths, identifiers, codes, quoted messages, ADR references, words): see task/analyze.ts. */
+  signals?: TaskSignals;
+  /** The editor's context: the active file and the open editors (workspace-relative). */
+  editor?: { activeFile?: string; openFiles: string[] };
+  /** The components the task is about: declared, named in its text, or holding a file it names (relevance/components.ts). */
+  components?: TaskComponent[];
 }
 
 export interface Pin {
@@ -79,6 +95,10 @@ export interface SnapshotOptions {
   component?: string;
   /** Tool results returned together in this step, as `NAME=FILE` pairs (FILE relative to `cwd`). */
   toolResults?: ToolResultSpec[];
+  /** The editor's context: active file, selected text, open editors (workspace-relative paths). */
+  editor?: { activeFile?: string; selection?: string; openFiles?: string[] };
+  /** How to read changed files; default: read-only git in `root`. `false`: none. */
+  changes?: ChangeReader | false;
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -142,9 +162,17 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
   } catch {
     isFile = false;
   }
-  if (!isFile) return { text: task, source: 'task', files: [] };
+  if (!isFile) {
+    // Pasted text that is a whole task file (front matter included) reads exactly as the file would.
+    if (!/^\uFEFF?---\r?\n/.test(task)) return { text: task, source: 'task', files: [] };
+    return { ...fromTaskFile(task, 'task'), source: 'task' };
+  }
   const source = displayPath(root, candidate);
-  const { data, body, bodyLine, warning } = parseFrontMatter(fs.readFileSync(candidate, 'utf8'), source);
+  return fromTaskFile(fs.readFileSync(candidate, 'utf8'), source);
+}
+
+function fromTaskFile(text: string, source: string): Task {
+  const { data, body, bodyLine, warning } = parseFrontMatter(text, source);
   const heading = stringValue(data.title);
   const prepended = Boolean(heading && !body.includes(heading));
   return {
@@ -173,6 +201,20 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   if (options.component) task.component = options.component;
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
+  const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
+  if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
+  task.signals = analyzeTask(task.text);
+  if (options.editor) {
+    // The selection's identifiers and paths count as the task's; the active and open files are anchors for closeness.
+    const picked = analyzeTask(options.editor.selection ?? '');
+    task.signals = { ...task.signals, identifiers: [...new Set([...task.signals.identifiers, ...picked.identifiers])], paths: [...new Set([...task.signals.paths, ...picked.paths])], words: [...new Set([...task.signals.words, ...wordsOf(picked.identifiers.join(' '))])] };
+    task.editor = { activeFile: options.editor.activeFile, openFiles: options.editor.openFiles ?? [] };
+  }
+  const paths = scan.files.map((f) => f.path);
+  task.files = [...new Set([...task.files, ...resolveMentions(task.signals.paths, paths), ...resolveIdentifiers(task.signals.identifiers, paths)])];
+  const reader = options.changes === false ? undefined : (options.changes ?? gitReader(root));
+  const changes = reader ? { workingTree: reader.workingTree(), commits: reader.recentCommits(policy.relevance.recent_commits) } : undefined;
+  const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? []), ...(task.editor?.activeFile ? [task.editor.activeFile] : [])]);
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
@@ -184,7 +226,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
 
   const snapshot: Snapshot = {
     root, policy, task, files: scan.files, instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
-    pins: [], session: [], warnings,
+    pins: [], session: [], warnings, changes,
     toolResults: loadToolResults(root, options.toolResults ?? [], policy, options.cwd),
   };
   if (options.pins) snapshot.pins = options.pins;
@@ -222,13 +264,18 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
       if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: redactLines(() => fileLines(path.join(root, p), STREAM_CHUNK_BYTES)) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
-      const isDecision = adrDirs.some((d) => p.startsWith(d));
+      const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
       tryRead(file, (text) => {
         const doc = parseDocument(p, text, isDecision);
+        if (task.source === 'task' && sameText(doc.body, task.text)) {
+          // The pasted task is this file's text: it is the task, not a document about it.
+          snapshot.pastedFrom = p;
+          return;
+        }
         warnings.push(...(doc.warnings ?? []));
         snapshot.documents.push(doc);
       });
-    } else if (task.files.includes(p) || priorityGlobs(p)) {
+    } else if (task.files.includes(p) || priorityGlobs(p) || changedPaths.has(p)) {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }
   }
@@ -239,6 +286,10 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     const wanted = instructionFamily(p) || toolGlob(p) || formatOf.some((f) => f.test(p)) || DOCUMENT_EXTENSIONS.test(p) || task.files.includes(p) || priorityGlobs(p);
     if (wanted) warnings.push({ source: p, message: `skipped: ${skipped.reason}; not in this request` });
   }
+  if (snapshot.pastedFrom) warnings.push({ source: 'task', message: `the pasted task is the text of ${snapshot.pastedFrom}: that file is the task, not offered as a document` });
+  snapshot.packages = packagesOf(root, scan.files);
+  const known = new Set([...paths.flatMap((p) => componentsOf(p, undefined, snapshot.packages)), ...snapshot.documents.flatMap((d) => componentsOf(d.path, d.components, snapshot.packages))].map((c) => c.name));
+  task.components = taskComponents(known, task.signals.words, task.files, task.component, snapshot.packages);
   const lifecycle = resolveSupersession(snapshot.documents);
   snapshot.documents = lifecycle.documents;
   warnings.push(...lifecycle.warnings);
@@ -270,6 +321,26 @@ function readSessionChecked(abs: string, shown: string, label: string): ReturnTy
     if (e instanceof InputError) throw e;
     throw new InputError(`cannot read session file: ${fsReason(e)}`, shown);
   }
+}
+
+function packagesOf(root: string, files: ScannedFile[]): PackageDir[] {
+  const out: PackageDir[] = [];
+  for (const f of files) {
+    if (!f.path.includes('/') || !f.path.endsWith('/package.json') || f.size > 256 * 1024 || f.path.includes('node_modules/')) continue;
+    try {
+      const name = packageName(f.path, readText(root, f.path));
+      if (name) out.push({ dir: f.path.slice(0, -'/package.json'.length), name, manifest: f.path });
+    } catch {
+      // unreadable manifest: no component from it
+    }
+  }
+  return out;
+}
+
+function sameText(a: string, b: string): boolean {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const [doc, task] = [norm(a), norm(b)];
+  return doc.length > 0 && (doc === task || (task.endsWith(doc) && doc.length > 0.8 * task.length));
 }
 
 /** A small configuration file at the workspace root (`.adr-dir`, `.log4brains.yml`), if there is one. */

@@ -1,4 +1,6 @@
+import type { Manifest } from '../../core/report/manifest';
 import type { AssemblyState } from '../assembly';
+import { signalRows } from './signals';
 import { escapeMd, group, tokens, type Node } from './tree';
 
 const STATUS_ICON: Record<string, [string, string?]> = {
@@ -8,6 +10,7 @@ const STATUS_ICON: Record<string, [string, string?]> = {
   superseded: ['history', 'disabledForeground'],
   deprecated: ['warning', 'list.warningForeground'],
   rejected: ['circle-slash', 'list.errorForeground'],
+  'on hold': ['debug-pause', 'list.warningForeground'],
 };
 
 /** The verdict as a few words for a description: `selected`, `unrelated component`, `available on demand`. */
@@ -27,8 +30,13 @@ export function indexNodes(state: AssemblyState): Node[] {
     if (manifest.selected.some((s) => s.source === source)) return 'selected';
     const r = manifest.rejected.find((s) => s.source === source);
     if (r) return `rejected: ${r.reason}`;
-    if (manifest.indexed.some((s) => s.source === source)) return 'indexed: available on demand';
+    const i = manifest.indexed.find((s) => s.source === source);
+    if (i) return `indexed: ${i.reason}`;
     return undefined;
+  };
+  const relevance = (source: string) => {
+    const d = [...(manifest?.selected ?? []), ...(manifest?.indexed ?? []), ...(manifest?.rejected ?? [])].find((s) => s.source === source && typeof s.relevance === 'number');
+    return d ? `relevance ${Number(d.relevance).toFixed(2)}` : undefined;
   };
   const meta = (rows: [string, string | undefined][]) =>
     rows
@@ -50,7 +58,7 @@ export function indexNodes(state: AssemblyState): Node[] {
     return {
       id: `idx:doc:${d.path}`,
       label: d.decision ? `${d.decision.id} ${d.title}` : d.title,
-      description: [tokens(Math.ceil(d.body.length / 3.6), true), status, shortVerdict(verdict(d.path))].filter(Boolean).join(' · '),
+      description: [tokens(Math.ceil(d.body.length / 3.6), true), status === 'proposed' || status === 'draft' ? `${status}, not in force` : status, relevance(d.path), shortVerdict(verdict(d.path))].filter(Boolean).join(' · '),
       icon,
       iconColor: color,
       tooltip: meta([
@@ -61,6 +69,7 @@ export function indexNodes(state: AssemblyState): Node[] {
         ['Superseded by', d.decision?.supersededBy.join(', ')],
         ['Supersedes', d.decision?.supersedes.join(', ')],
         ['Component', d.components?.join(', ')],
+        ['Relevance', relevance(d.path)],
         ['Tags', d.tags?.join(', ')],
         ['In this request', verdict(d.path)],
       ]),
@@ -91,10 +100,16 @@ export function indexNodes(state: AssemblyState): Node[] {
     open: typeof o.path === 'string' ? { source: o.path } : undefined,
   }));
   return [
+    group('idx:task', 'Task signals', taskNodes(manifest?.task), 'search', false),
     group('idx:instructions', 'Instructions', instructions, 'law'),
     group('idx:decisions', 'Decisions', [group('idx:accepted', 'Accepted', accepted.map(docNode), 'pass'), group('idx:superseded', 'Superseded and retired', retired.map(docNode), 'history')], 'milestone'),
     group('idx:documents', 'Documents', documents.map(docNode), 'book'),
     group('idx:logs', 'Logs and tool output', logs, 'output'),
     group('idx:offloaded', 'Offloaded', offloaded, 'cloud-upload'),
   ];
+}
+
+/** What the task analysis understood: one node per kind of signal. */
+function taskNodes(task: Manifest['task'] | undefined): Node[] {
+  return signalRows(task).map((r) => ({ id: `idx:task:${r.label}`, label: r.label, description: r.values.join(', '), icon: r.icon, tooltip: `**${r.label}:** ${escapeMd(r.values.join(', '))}` }));
 }

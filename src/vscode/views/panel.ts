@@ -1,3 +1,4 @@
+import { signalRows } from './signals';
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { wrap } from '../../core/chain/render';
@@ -45,6 +46,7 @@ export function previewFor(state: AssemblyState): PanelPreview {
         zones: Object.entries(m.zones).map(([zone, tokens]) => ({ zone, tokens })),
         blocks: orderForPanel(state).map((b) => ({ id: b.id, kind: b.kind, source: b.source, zone: zoneOf(b), tokens: b.tokens, reason: reasons.get(`${b.kind}:${b.source}`) ?? '', text: wrap(b) })),
         warnings: m.warnings.map((w) => `${[w.source, w.line].filter((x) => x !== undefined).join(':')}: ${w.message}`),
+        signals: signalRows(m.task).map((r) => `${r.label}: ${r.values.join(', ')}`),
         trace: state.assembly.trace,
         session: m.session,
         compaction: compacted

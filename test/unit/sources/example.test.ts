@@ -18,7 +18,7 @@ describe('the payment-incident example', async () => {
     const manifest = JSON.parse(out).manifest as { rejected: { source: string; reason: string }[]; indexed: { source: string }[]; selected: { source: string }[] };
     assert.deepEqual(manifest.rejected.map((r) => `${r.source}: ${r.reason}`), [
       'docs/adr/adr-008-payment-method-mandatory.md: superseded by ADR-012',
-      'docs/marketing-notes.md: unrelated component',
+      "docs/marketing-notes.md: unrelated component: marketing (front matter); the task's: payment (from its front matter)",
     ]);
     assert.ok(manifest.selected.some((s) => s.source === 'docs/adr/adr-012-optional-fields-at-http-boundary.md'));
     assert.ok(manifest.indexed.some((s) => s.source === 'docs/architecture.md'));

@@ -1,0 +1,125 @@
+import MiniSearch from 'minisearch';
+import { processTerm, stem, tokenize } from './terms';
+
+/** One searchable file, as the index sees it. */
+export interface IndexedDoc {
+  path: string;
+  title: string;
+  headings?: string[];
+  summary?: string;
+  tags?: string[];
+  body: string;
+}
+
+export interface TextMatch {
+  /** BM25+ score over the weighted fields. */
+  score: number;
+  /** The task's words that matched, as the task wrote them, in the task's order. */
+  words: string[];
+}
+
+const FIELDS = ['title', 'headings', 'summary', 'tags', 'path', 'body'] as const;
+const BOOST: Record<(typeof FIELDS)[number], number> = { title: 3, headings: 2, summary: 2, tags: 2, path: 1.5, body: 1 };
+
+interface Stored {
+  id: string;
+  title: string;
+  headings: string;
+  summary: string;
+  tags: string;
+  path: string;
+  body: string;
+}
+
+/**
+ * A full-text index of the workspace's documents (MiniSearch, BM25+), built once per workspace and kept up to date
+ * file by file: `upsert` on change, `remove` on delete. Tokens are identifier-aware and stemmed on both sides, so
+ * `paymentMethod` in a task finds "payment methods" in a document.
+ */
+export class RelevanceIndex {
+  private readonly search: MiniSearch<Stored>;
+  private readonly stamps = new Map<string, string>();
+
+  constructor(docs: IndexedDoc[] = []) {
+    this.search = new MiniSearch<Stored>({
+      fields: [...FIELDS],
+      tokenize,
+      processTerm,
+      searchOptions: { boost: BOOST, combineWith: 'OR', prefix: false, fuzzy: false },
+    });
+    for (const d of docs) this.upsert(d);
+  }
+
+  get size(): number {
+    return this.search.documentCount;
+  }
+
+  has(path: string): boolean {
+    return this.stamps.has(path);
+  }
+
+  /** Add or replace one document; a document whose content did not change is left alone. */
+  upsert(doc: IndexedDoc): void {
+    const stored = toStored(doc);
+    const stamp = fingerprint(stored);
+    if (this.stamps.get(doc.path) === stamp) return;
+    if (this.stamps.has(doc.path)) this.search.discard(doc.path);
+    this.search.add(stored);
+    this.stamps.set(doc.path, stamp);
+  }
+
+  remove(path: string): void {
+    if (!this.stamps.has(path)) return;
+    this.search.discard(path);
+    this.stamps.delete(path);
+  }
+
+  /** Keep exactly these paths: the ones not listed are removed. */
+  retain(paths: Iterable<string>): void {
+    const keep = new Set(paths);
+    for (const p of [...this.stamps.keys()]) if (!keep.has(p)) this.remove(p);
+  }
+
+  /** Score every document against the task's words; `weight` boosts some words (identifiers, quoted messages). */
+  match(words: string[], weight: (word: string) => number = () => 1): Map<string, TextMatch> {
+    const byStem = new Map<string, string>();
+    const weights = new Map<string, number>();
+    for (const w of words) {
+      const t = processTerm(w);
+      if (t === null) continue;
+      if (!byStem.has(t)) byStem.set(t, w);
+      weights.set(t, Math.max(weights.get(t) ?? 0, weight(w)));
+    }
+    const out = new Map<string, TextMatch>();
+    if (byStem.size === 0) return out;
+    const results = this.search.search([...byStem.keys()].join(' '), { boostTerm: (term) => weights.get(term) ?? 1 });
+    const order = [...byStem.keys()];
+    for (const r of results) {
+      const matched = new Set(r.queryTerms);
+      out.set(String(r.id), { score: r.score, words: order.filter((t) => matched.has(t)).map((t) => byStem.get(t)!) });
+    }
+    return out;
+  }
+}
+
+function toStored(doc: IndexedDoc): Stored {
+  return {
+    id: doc.path,
+    title: doc.title,
+    headings: (doc.headings ?? []).join('\n'),
+    summary: doc.summary ?? '',
+    tags: (doc.tags ?? []).join(' '),
+    path: doc.path.replace(/\.[^./]+$/, ''),
+    body: doc.body,
+  };
+}
+
+function fingerprint(s: Stored): string {
+  // Length plus a cheap rolling hash: enough to skip unchanged files, not a security boundary.
+  const text = `${s.title}\0${s.headings}\0${s.summary}\0${s.tags}\0${s.body}`;
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return `${text.length}:${h}`;
+}
+
+export { stem };

@@ -1,0 +1,58 @@
+import picomatch from 'picomatch';
+import type { RelevanceContext } from '../chain/prune';
+import { headingsOf } from '../sources/documents';
+import type { Snapshot } from '../sources/snapshot';
+import type { Block } from '../types';
+import { componentsOf, taskComponents } from './components';
+import { changeBlocks, excerptLarge } from './evidence';
+import { RelevanceIndex, type IndexedDoc } from './index';
+import { rank, type Changed } from './rank';
+
+const RANKED = new Set(['document', 'decision', 'source_code']);
+
+export interface Ranked {
+  /** The collected blocks, with matching recent changes added and large source files cut to what matches. */
+  blocks: Block[];
+  /** `undefined` when the task gives nothing to rank on (no words, no paths): pruning falls back to components. */
+  context?: RelevanceContext;
+}
+
+/**
+ * Rank the collected blocks against the task. `index` is the workspace's full-text index, kept by the caller between
+ * calls (the editor updates it file by file); without one, a fresh index is built for this call.
+ */
+export function rankBlocks(collected: Block[], snapshot: Snapshot, index: RelevanceIndex = new RelevanceIndex()): Ranked {
+  const { task, policy } = snapshot;
+  const signals = task.signals;
+  if (!signals || (signals.words.length === 0 && signals.paths.length === 0 && signals.adrs.length === 0)) return { blocks: collected };
+  const changed: Changed[] = [
+    ...(snapshot.changes?.workingTree ?? []).map((path) => ({ path, where: 'changed in the working tree' })),
+    ...(snapshot.changes?.commits ?? []).map((c) => ({ path: c.path, where: `changed in commit ${c.commit.slice(0, 7)} (${c.subject})` })),
+    ...(task.editor?.activeFile ? [{ path: task.editor.activeFile, where: 'the active file in the editor' }] : []),
+    ...(task.editor?.openFiles ?? []).filter((p) => p !== task.editor?.activeFile).map((path) => ({ path, where: 'open in the editor' })),
+  ];
+  const evidence = changeBlocks(snapshot.changes?.commits ?? [], signals, policy);
+  const blocks = [...collected, ...evidence.map((e) => e.block)];
+  for (const e of evidence) changed.push({ path: e.block.source, where: e.where });
+
+  const docs: IndexedDoc[] = blocks
+    .filter((b) => RANKED.has(b.kind) && !b.mandatory)
+    .map((b) => ({ path: b.source, title: b.meta.title ?? b.source, headings: b.kind === 'source_code' ? [] : headingsOf(b.text).map((h) => h.text), summary: b.meta.summary, tags: b.meta.tags, body: b.text }));
+  index.retain(docs.map((d) => d.path));
+  for (const d of docs) index.upsert(d);
+
+  const known = new Set<string>();
+  const packages = snapshot.packages ?? [];
+  for (const b of blocks) if (RANKED.has(b.kind)) for (const c of componentsOf(b.source, b.meta.components, packages)) known.add(c.name);
+  for (const f of snapshot.files) for (const c of componentsOf(f.path, undefined, packages)) known.add(c.name);
+  const components = task.components ?? taskComponents(known, signals.words, task.files, task.component, packages);
+  const settings = policy.relevance;
+  const relevance = rank(blocks, { signals, files: task.files, changed, components, settings, packages }, index);
+  const globs = policy.priorities.map((p) => p.match);
+  const byPolicy = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  const own = new Set(snapshot.documents.filter((d) => d.priority !== undefined).map((d) => d.path));
+  return {
+    blocks: blocks.map((b) => (b.kind === 'source_code' ? excerptLarge(b, signals) : b)),
+    context: { components, relevance, settings, packages, prioritized: (b) => own.has(b.source) || globs.includes(b.source) || byPolicy(b.source) },
+  };
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RelevanceIndex } from '../../../src/core/relevance/index';
+
+const doc = (path: string, title: string, body: string) => ({ path, title, body });
+
+describe('the relevance index', () => {
+  it('matches identifiers to prose and prose to identifiers, stemmed: paymentMethod ↔ "payment methods"', () => {
+    const index = new RelevanceIndex([
+      doc('a.md', 'Accepted payment methods', 'Cards and vouchers are the payment methods we accept.'),
+      doc('b.md', 'Team lunch', 'Lunch on Friday.'),
+      doc('c.ts', 'Controller', 'if (request.paymentMethod == null) throw new BadRequest();'),
+    ]);
+    const hits = index.match(['payment', 'method', 'lunches']);
+    assert.deepEqual([...hits.keys()].sort(), ['a.md', 'b.md', 'c.ts']);
+    assert.deepEqual(hits.get('a.md')!.words, ['payment', 'method']);
+    assert.deepEqual(hits.get('c.ts')!.words, ['payment', 'method']);
+    assert.deepEqual(hits.get('b.md')!.words, ['lunches']);
+    assert.ok(hits.get('a.md')!.score > hits.get('b.md')!.score);
+  });
+
+  it('is updated file by file: upsert replaces, an unchanged upsert is a no-op, remove and retain drop', () => {
+    const index = new RelevanceIndex([doc('a.md', 'Redis locks', 'lock carts'), doc('b.md', 'Kafka', 'events')]);
+    assert.equal(index.size, 2);
+    index.upsert(doc('a.md', 'Redis locks', 'lock carts'));
+    assert.equal(index.size, 2);
+    index.upsert(doc('a.md', 'Postgres', 'row level security'));
+    assert.deepEqual([...index.match(['redis']).keys()], []);
+    assert.deepEqual([...index.match(['security']).keys()], ['a.md']);
+    index.remove('a.md');
+    assert.deepEqual([index.size, index.has('a.md')], [1, false]);
+    index.upsert(doc('c.md', 'Kafka topics', 'events'));
+    index.retain(['c.md']);
+    assert.deepEqual([index.size, [...index.match(['events']).keys()]], [1, ['c.md']]);
+  });
+
+  it('ignores stop words and ADR boilerplate: a task of only those matches nothing', () => {
+    const index = new RelevanceIndex([doc('a.md', 'Status accepted', 'The decision and its consequences.')]);
+    assert.equal(index.match(['the', 'status', 'decision', 'consequences']).size, 0);
+  });
+});
