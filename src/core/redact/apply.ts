@@ -144,3 +144,9 @@ export function redactLines(lines: () => Iterable<string>): () => Iterable<strin
     },
   });
 }
+
+/** Text with every secret taken out (not replaced by a placeholder): for analysis that must neither see a secret nor
+ * treat the placeholder's words as the text's own (the task's signals, recorded in the manifest). */
+export function withoutSecrets(text: string): string {
+  return redact(text).text.replace(/\[REDACTED:[\w-]+\]/g, ' ');
+}

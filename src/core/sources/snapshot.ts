@@ -14,6 +14,7 @@ import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offloa
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { readPinsFile, resolvePinFiles, PINS_FILE } from './pins';
 import { redactLines } from './secrets';
+import { withoutSecrets } from '../redact/apply';
 import { readSessionFile } from './session-store';
 import { resolveSupersession } from './supersession';
 import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
@@ -203,10 +204,10 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
-  task.signals = analyzeTask(task.text);
+  task.signals = analyzeTask(withoutSecrets(task.text));
   if (options.editor) {
     // The selection's identifiers and paths count as the task's; the active and open files are anchors for closeness.
-    const picked = analyzeTask(options.editor.selection ?? '');
+    const picked = analyzeTask(withoutSecrets(options.editor.selection ?? ''));
     task.signals = { ...task.signals, identifiers: [...new Set([...task.signals.identifiers, ...picked.identifiers])], paths: [...new Set([...task.signals.paths, ...picked.paths])], words: [...new Set([...task.signals.words, ...wordsOf(picked.identifiers.join(' '))])] };
     task.editor = { activeFile: options.editor.activeFile, openFiles: options.editor.openFiles ?? [] };
   }

@@ -42,6 +42,8 @@ function hostileWorkspace(): string {
     fs.writeFileSync(path.join(ws, rel), text);
   };
   write('ticket.md', `---\ncomponent: auth\nfiles: [src/auth.ts]\n---\n# Login fails\nThe gateway wants X-Api-Key: ${S.task}\n`);
+  // Every document goes in the index (none is loaded on relevance alone), so the planted title, summary and file name are sent there.
+  write('.context/policy.yaml', 'relevance: { load_threshold: 100, index_threshold: 0 }\n');
   write('src/auth.ts', [...CODE, `const STRIPE = '${S.code}';`, ''].join('\n'));
   write('docs/guide.md', `---\ntitle: Setup with token ${S.title}\nsummary: "staging uses DB_PASS=${S.summary}"\n---\n\n# Guide\nNothing here.\npassword = '${S.guideBody}'\n`);
   write(`docs/${S.fileName}-notes.md`, '# Notes\nplain\n');
