@@ -1,4 +1,6 @@
 import * as fs from 'node:fs';
+import { InputError } from '../errors';
+import { fsReason, specialKind } from './scan';
 import type { SessionEvent, SessionEventType, Warning } from '../types';
 import { safeId, SAFE_ID } from '../chain/safe-id';
 import { holdsSecret, redact } from '../redact/apply';
@@ -86,4 +88,22 @@ export function readSessionFile(file: string, label: string): { events: SessionE
 export function appendSessionEvents(file: string, events: SessionEvent[]): void {
   const lines = events.map((e) => JSON.stringify({ id: e.id, ts: e.ts, type: e.type, text: e.text, call_id: e.call_id, tool: e.tool }));
   fs.appendFileSync(file, lines.map((l) => l + '\n').join(''));
+}
+
+/** The session file after the checks every input file gets: a folder is bad input; a FIFO or device is skipped. */
+export function readSessionChecked(abs: string, shown: string, label: string): ReturnType<typeof readSessionFile> {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return { events: [], warnings: [] };
+  }
+  if (st.isDirectory()) throw new InputError('is a folder, not a session file (JSON lines)', shown);
+  if (!st.isFile()) return { events: [], warnings: [{ source: label, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no session replayed` }] };
+  try {
+    return readSessionFile(abs, label);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`cannot read session file: ${fsReason(e)}`, shown);
+  }
 }

@@ -15,12 +15,13 @@ import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { readPinsFile, resolvePinFiles, PINS_FILE } from './pins';
 import { redactLines } from './secrets';
 import { withoutSecrets } from '../redact/apply';
-import { readSessionFile } from './session-store';
+import { readSessionChecked } from './session-store';
+import { packagesOf } from './packages';
 import { resolveSupersession } from './supersession';
 import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
 import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
 import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
-import { componentsOf, packageName, taskComponents, type PackageDir, type TaskComponent } from '../relevance/components';
+import { componentsOf, taskComponents, type PackageDir, type TaskComponent } from '../relevance/components';
 
 /** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
 export interface Snapshot {
@@ -304,38 +305,6 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
   warnings.push(...session.warnings);
   return snapshot;
-}
-
-/** The session file after the checks every input file gets: a folder is bad input; a FIFO or device is skipped. */
-function readSessionChecked(abs: string, shown: string, label: string): ReturnType<typeof readSessionFile> {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(abs);
-  } catch {
-    return { events: [], warnings: [] };
-  }
-  if (st.isDirectory()) throw new InputError('is a folder, not a session file (JSON lines)', shown);
-  if (!st.isFile()) return { events: [], warnings: [{ source: label, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no session replayed` }] };
-  try {
-    return readSessionFile(abs, label);
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    throw new InputError(`cannot read session file: ${fsReason(e)}`, shown);
-  }
-}
-
-function packagesOf(root: string, files: ScannedFile[]): PackageDir[] {
-  const out: PackageDir[] = [];
-  for (const f of files) {
-    if (!f.path.includes('/') || !f.path.endsWith('/package.json') || f.size > 256 * 1024 || f.path.includes('node_modules/')) continue;
-    try {
-      const name = packageName(f.path, readText(root, f.path));
-      if (name) out.push({ dir: f.path.slice(0, -'/package.json'.length), name, manifest: f.path });
-    } catch {
-      // unreadable manifest: no component from it
-    }
-  }
-  return out;
 }
 
 function sameText(a: string, b: string): boolean {
