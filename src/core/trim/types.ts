@@ -16,6 +16,8 @@ export interface TrimOptions {
   maxLineChars: number;
   /** JSON payloads: how many of the first records are kept whole. */
   jsonRecords: number;
+  /** Where the full text is (a workspace path or an offload path), named in the "left out: inspect with …" line. */
+  reference?: string;
 }
 
 export interface TrimOutput {
