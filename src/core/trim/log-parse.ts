@@ -4,7 +4,7 @@
  * expressions only: no line is parsed as JSON, so a 50 MB log costs one scan.
  */
 
-import { severityOf } from './severity';
+import { levelColumnEnd, severityOf } from './severity';
 
 const STACK_LINE =
   /^(?:\s+at\s|\s*Caused by:|\s*Suppressed:|\s+\.\.\. \d+ (?:more|common frames omitted|frames excluded)|Traceback \(most recent call last\)|\s+File ".*", line \d+|\s{4,}\S|During handling of the above exception|The above exception was the direct cause|[a-zA-Z_$][\w$]*(?:\.[\w$]+)*(?:Exception|Error|Throwable|Exit|Interrupt)(?::|$)|goroutine \d+ \[|\s+\S+\.go:\d+)/;
@@ -16,7 +16,7 @@ const CORRELATION =
 const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?/;
 /** Other common timestamps: syslog `Jun 14 15:16:01`, Apache `[Sun Dec 04 04:47:44 2005]`, access `10/Oct/2000:13:55:36 -0700`, HDFS `081109 203615`, Spark `17/06/09 20:10:40`, logcat `03-17 16:13:38.811`, klog `0102 15:04:05.999999`, HealthApp `20171223-22:15:29:606`, Proxifier `[10.30 16:49:06]`. */
 const OTHER_TIME =
-  /(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?(?: \d{4})?|\d\d\/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?|^\d{6} \d{6}\b|^\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d|^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}|^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}|^\d{8}-\d\d:\d\d:\d\d:\d{3}|^\[\d\d\.\d\d \d\d:\d\d:\d\d\]/;
+  /(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?(?: \d{4})?|\d\d\/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?|^\d{6} \d{6}\b|^\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d|^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}|^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}|^\d{8}-\d\d:\d\d:\d\d:\d{3}|^\[\d\d\.\d\d \d\d:\d\d:\d\d\]|\b\d{4}-\d\d-\d\d-\d\d\.\d\d\.\d\d\.\d{6}\b/;
 const FIELD_TIME = /(?:"(?:time|timestamp|ts|@timestamp|Timestamp|timeUnixNano|time_unix_nano)"\s*:\s*"?|(?:^|\s)(?:ts|time|timestamp)=)"?([0-9][0-9.:TZ+-]*)/;
 const JSON_MESSAGE = /"(?:msg|message|body|Body)"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 /** pino `err`, slog `error`, OpenTelemetry `exception.message`: the error's own message, next to the log message. */
@@ -102,9 +102,20 @@ function unescapeJson(s: string): string {
 /** Level, process id, `---`, `[thread]` and `logger :` in front of a plain-text message (Spring, logback, log4j). */
 const PLAIN_HEADER = /^(?:[A-Z]{3,8}\s+)?(?:\d+\s+)?(?:---\s+)?(?:\[[^\]]*\]\s*)*(?:[\w$.]+\s+[:-]\s+)?/;
 
-/** The message alone, for the collapsed line of a repeated error. */
+/** After the level column: a separator, a logger followed by one bracketed context, a thread, a `logger:` prefix. */
+const AFTER_LEVEL = /^\s*(?:[-:|]\s+)?(?:\d+\s+---\s+)?(?:[\w$.]+\s+(?=\[))?(?:\[(?:[^[\]]|\[[^\]]*\])*\]\s*)?(?:-\s+)?(?:[\w$]+[.$][\w$.]*\s*:\s+)?/;
+
+/** The message alone, for a template's row: the line after its timestamp, level, thread and logger. */
 export function shortMessage(line: string): string {
+  if (line.charCodeAt(0) === 123) return messageOf(line);
+  const end = levelColumnEnd(line);
+  if (end !== undefined) {
+    const rest = messageOf(line.slice(end)).replace(AFTER_LEVEL, '');
+    if (rest) return rest;
+  }
   const message = messageOf(line);
-  if (line.charCodeAt(0) === 123) return message;
-  return message.replace(PLAIN_HEADER, '') || message;
+  return message.replace(SYSLOG_HEADER, '').replace(PLAIN_HEADER, '') || message;
 }
+
+/** Syslog's `host process[pid]:` after the timestamp (RFC 3164, macOS, sshd). */
+const SYSLOG_HEADER = /^[\w.-]+ [^\s:[]+(?:\[\d+\])?(?: \([^)]*\))?:\s+/;

@@ -100,7 +100,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
 
 /** Lines of the original kept verbatim: not the rows, headings or markers the trimmer wrote. */
 function retained(lines: string[]): number {
-  return countRetained(lines, (l) => l === TEMPLATES_HEADING || isTemplateRow(l) || /^ {4}line \d/.test(l));
+  return countRetained(lines, (l) => l === TEMPLATES_HEADING || isTemplateRow(l) || /^ {2,4}(?:line \d|… )/.test(l));
 }
 
 /**

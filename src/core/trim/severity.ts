@@ -39,8 +39,14 @@ const CI_MARK = /^(?:\S+Z )?##\[(error|warning)\]|^(?:\S+Z )?::(error|warning)\b
 const UNCAUGHT = /^(?:Traceback \(most recent call last\):|Exception in thread "|panic: |fatal error: |Segmentation fault|Killed$)/;
 const EXIT_CODE = /\b(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|returned|status code)[ =:]+(?!0\b)(-?\d{1,3})\b|\bProcess completed with exit code [1-9]|\bcommand failed\b/i;
 const ERROR_WORDS =
-  /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|exception|denied|refused|time[ds]? ?out|timeout|panic(?:ked)?|unreachable|fatal|abort(?:ed|ing)?|crash(?:ed)?|segfault|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|disconnect(?:ed)?|unauthori[sz]ed|forbidden|mismatch|violation|undeliverable|lost|not found|missing|bad\b|halt(?:ed)?|shutdown|down\b)/i;
-const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|high|low\b|threshold|unexpected|not responding|reconnect(?:ing)?)/i;
+  /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|exception|denied|refused|time[ds]? ?out|timeout|panic(?:ked)?|unreachable|fatal|abort(?:ed|ing)?|crash(?:ed)?|segfault|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|disconnect(?:ed)?|unauthori[sz]ed|forbidden|mismatch|violation|undeliverable|lost|not found|missing|bad\b|halt(?:ed)?|(?:link|node|interface|host|is|went) down\b|deny|user unknown|unknown user|is full|no space|ANR in)/i;
+/** Failure words inside identifiers: `sendSyncFailedBroadcast`, `onConnectionError`, `SocketTimeoutException`. */
+const CAMEL_ERROR = /[a-z](?:Fail(?:ed|ure)?|Error|Exception|Timeout|Refused|Denied)(?=[A-Z_\W]|$)/;
+const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|high|low\b|threshold|unexpected|not responding|reconnect(?:ing)?|did not|didn't|frequent|flapping)/i;
+/** A line that reports a success is not evidence, whatever else it says (`cupsd shutdown succeeded`, `0 errors`). */
+const SUCCESS = /\bsucce(?:ed|eded|ss|ssful|ssfully)\b|\b(?:0|no) (?:errors?|failures?|warnings?)\b/i;
+/** npm and pnpm write their own level words. */
+const NPM_LEVEL = /^(?:\S+Z )?(?:npm|pnpm) (ERR!|error|WARN|warn)(?=\s|$)/;
 
 function pinoLevel(n: number): Level {
   return n >= 50 ? 'error' : n >= 40 ? 'warn' : 'info';
@@ -73,6 +79,8 @@ export function statedLevel(line: string): Level | undefined {
   }
   let m = CI_MARK.exec(line);
   if (m) return (m[1] ?? m[2]) === 'error' ? 'error' : 'warn';
+  m = NPM_LEVEL.exec(line);
+  if (m) return /^(?:ERR!|error)$/.test(m[1]) ? 'error' : 'warn';
   m = CBS_LEVEL.exec(line);
   if (m) return m[1] === 'Error' ? 'error' : m[1] === 'Warning' ? 'warn' : 'info';
   m = LOGCAT.exec(line);
@@ -93,10 +101,24 @@ export function statedLevel(line: string): Level | undefined {
   return undefined;
 }
 
+/**
+ * Where the level column ends in a plain-text line (after `ERROR`, `[error]`, `, Error`, logcat's ` E `, klog's
+ * header), so the message can be read after it; undefined when the line states no level in a column.
+ */
+export function levelColumnEnd(line: string): number | undefined {
+  const head = line.length > 160 ? line.slice(0, 160) : line;
+  for (const re of [CBS_LEVEL, LOGCAT, KLOG, BRACKET_LEVEL, PLAIN_LEVEL]) {
+    const m = re.exec(head);
+    if (m) return m.index + m[0].length;
+  }
+  return undefined;
+}
+
 /** Judged by vocabulary: for lines that state no level. */
 export function vocabularyLevel(line: string): Level {
   if (UNCAUGHT.test(line) || EXIT_CODE.test(line)) return 'error';
-  if (ERROR_WORDS.test(line)) return 'error';
+  if (SUCCESS.test(line)) return 'info';
+  if (ERROR_WORDS.test(line) || CAMEL_ERROR.test(line)) return 'error';
   if (WARN_WORDS.test(line)) return 'warn';
   return 'info';
 }

@@ -97,7 +97,7 @@ export function templateText(c: Cluster): string {
 
 /** A regular expression matching the lines of a template (its `<*>` parts match anything). */
 export function templatePattern(template: string): RegExp {
-  const parts = template.split(/\s+/).map((t) =>
+  const parts = template.trim().split(/\s+/).map((t) =>
     t
       .split(WILD)
       .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
