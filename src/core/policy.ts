@@ -15,7 +15,7 @@ export interface Policy {
   /** Harness text for the system role: the default, or what a host passes in; never read from the workspace. */
   system_instructions: string;
   tool_output: { globs: string[]; formats: { match: string; format: string }[] };
-  trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number };
+  trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number; evidence_floor?: boolean };
   sources: { agents_md: boolean; claude_md: boolean; copilot: boolean; cursor: boolean; cline: boolean; adr_dirs: string[] };
   /** Where this policy came from, for messages. */
   origin: string;
@@ -47,7 +47,7 @@ export function defaultPolicy(): Policy {
     max_file_bytes: 64 * 1024 * 1024,
     system_instructions: DEFAULT_SYSTEM_INSTRUCTIONS,
     tool_output: { globs: ['**/*.log', '**/logs/**', '**/test-results/**', '**/*.tap', '**/junit*.xml', '**/TEST-*.xml'], formats: [] },
-    trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3 },
+    trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3, evidence_floor: true },
     sources: { agents_md: true, claude_md: true, copilot: true, cursor: true, cline: true, adr_dirs: ['doc/adr', 'docs/adr', 'docs/decisions', 'docs/architecture/decisions'] },
     origin: 'defaults',
   };
@@ -85,7 +85,7 @@ const SCHEMA: Spec = obj({
   max_file_bytes: int(1),
   // No system_instructions key: the system role holds harness text only, never workspace content.
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
-  trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int() }),
+  trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int(), evidence_floor: bool }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
 });
 

@@ -18,6 +18,7 @@ import { render, renderIndex, wrap, type IndexEntry, type NeutralRequest } from 
 import { selectSession } from './session';
 import { offloadToolResults } from './offload';
 import { retrim, trimToolOutputs, type TrimInput } from './trim';
+import { evidenceLeftOut } from './trim-share';
 
 export interface AssembleOptions {
   model?: string;
@@ -87,7 +88,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     candidates: flexible,
     groups: session.value.groups,
     available: Math.max(0, max - reserved),
-    toolResultsCap: policy.zones.tool_results.max_tokens,
+    // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
+    toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
   });
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
   const index = indexBlock(policy, [...pruned.value.disclosed, ...filled.value.overflow.filter((b) => b.kind !== 'tool_result')]);
@@ -114,6 +116,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   // The ladder may have trimmed a tool result again: the trimmed entries carry the figures of what was sent.
   const sentTrim = new Map(enforced.blocks.filter((b) => b.kind === 'tool_result' && b.meta.trim).map((b) => [b.source, b.meta.trim!]));
   decisions.trimmed = decisions.trimmed.map((t) => (sentTrim.has(t.source) ? { ...t, ...sentTrim.get(t.source), tokens: enforced.blocks.find((b) => b.source === t.source)?.tokens } : t));
+  decisions.warnings.push(...evidenceLeftOut(decisions.trimmed, max - final, policy.zones.tool_results.max_tokens));
   for (const g of filled.value.droppedGroups) {
     decisions.rejected.push({ source: g.source, kind: 'session_group', reason: 'session events omitted: no room left once documents and tool output were placed', tokens: g.tokens, events: g.meta.events?.length ?? 0 });
   }

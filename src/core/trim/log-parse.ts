@@ -114,8 +114,11 @@ export function shortMessage(line: string): string {
     if (rest) return rest;
   }
   const message = messageOf(line);
-  return message.replace(SYSLOG_HEADER, '').replace(PLAIN_HEADER, '') || message;
+  return message.replace(EPOCH_HEADER, '').replace(SYSLOG_HEADER, '').replace(PLAIN_HEADER, '') || message;
 }
+
+/** Columns up to an epoch-seconds time and a flag (HPC, RAS exports): `134681 node-246 unix.hw state_change.unavailable 1077804742 1 `. */
+const EPOCH_HEADER = /^.{0,100}?\b1\d{9}\b(?: \d{1,3})? /;
 
 /** Syslog's `host process[pid]:` after the timestamp (RFC 3164, macOS, sshd). */
 const SYSLOG_HEADER = /^[\w.-]+ [^\s:[]+(?:\[\d+\])?(?: \([^)]*\))?:\s+/;

@@ -2,8 +2,8 @@ import { trimCommand } from './command';
 import { clipLine, countRetained, MARK, omitted } from './lines';
 import { timestampOf } from './log-parse';
 import { gatherPool, scanErrors, type ErrorGroup, type LogScan, type Pool } from './log-scan';
-import { inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
-import type { Lines, TrimOptions, TrimOutput } from './types';
+import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
+import type { Lines, TemplateCounts, TrimOptions, TrimOutput } from './types';
 
 export { correlationId, errorSignature, isErrorLine } from './log-parse';
 
@@ -33,6 +33,9 @@ interface Detail {
   clip: number;
   /** Template rows shown (the most important first); undefined: all. */
   rows?: number;
+  /** Tightest form: no heading, the short left-out line (or none: the notice still gives the path). */
+  compact?: boolean;
+  noLeftOut?: boolean;
 }
 
 interface Rendered {
@@ -87,7 +90,13 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
       if (fits(render(scan, ranked, pool, { ...base, rows: mid }, options.reference))) lo = mid;
       else hi = mid - 1;
     }
-    chosen = render(scan, ranked, pool, { ...base, rows: lo, clip: lo === 0 ? 80 : tight }, options.reference);
+    if (lo > 0) chosen = render(scan, ranked, pool, { ...base, rows: lo }, options.reference);
+    else {
+      // The compact form: the most important row, shorter and shorter, then only the line that says where to look.
+      const tries = [100, 70, 45, 30].map((clip): Detail => ({ ...base, rows: 1, clip, compact: true }));
+      tries.push(...[60, 30].map((clip): Detail => ({ ...base, rows: 1, clip, compact: true, noLeftOut: true })));
+      chosen = tries.map((d) => render(scan, ranked, pool, d, options.reference)).find(fits) ?? render(scan, ranked, pool, { ...base, rows: 0, compact: true }, options.reference);
+    }
   }
   return {
     text: chosen.lines.join('\n'),
@@ -95,6 +104,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     retainedLines: retained(chosen.lines),
     format: 'log',
     note: describe(scan, chosen, options.reference),
+    templates: counts(scan, chosen),
   };
 }
 
@@ -110,6 +120,12 @@ function retained(lines: string[]): number {
 function rank(scan: LogScan): ErrorGroup[] {
   const sev = (g: ErrorGroup) => (g.severity === 'error' ? 0 : 1);
   return [...scan.groups].sort((a, b) => sev(a) - sev(b) || (a.severity === 'warn' ? a.count - b.count : 0) || a.firstIndex - b.firstIndex);
+}
+
+function counts(scan: LogScan, r: Rendered): TemplateCounts {
+  const rows = r.lines.filter(isTemplateRow);
+  const errors = scan.groups.filter((g) => g.severity === 'error').length;
+  return { errors, warnings: scan.groups.length - errors, kept_errors: rows.filter((l) => l.startsWith('  E ')).length, kept_warnings: rows.filter((l) => l.startsWith('  W ')).length };
 }
 
 /** What the kept text holds, in figures read back from it. */
@@ -131,13 +147,16 @@ function describe(scan: LogScan, r: Rendered, reference: string | undefined): st
 
 function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, reference: string | undefined): Rendered {
   const shown = d.rows === undefined ? ranked : ranked.slice(0, d.rows);
-  const out: string[] = [TEMPLATES_HEADING];
+  const out: string[] = d.compact ? [] : [TEMPLATES_HEADING];
   for (const g of shown) {
-    out.push(templateRow(g, d.clip));
+    out.push(templateRow(g, d.clip, d.compact));
     if (d.repeats === 'list' && g.severity === 'error') out.push(...listed(g, pool, d));
   }
   const leftOut = ranked.slice(shown.length);
-  if (leftOut.length > 0) out.push(`${MARK}${leftOut.length} more template${leftOut.length === 1 ? '' : 's'} left out to fit the budget: ${inspectHint(reference, leftOut)}`);
+  if (leftOut.length > 0 && !d.noLeftOut) {
+    const n = `${leftOut.length} more template${leftOut.length === 1 ? '' : 's'} left out`;
+    out.push(d.compact ? `${MARK}${n}: ctxctl inspect ${reference ?? 'the full output'} --grep '${grepFor(leftOut, 1)}'` : `${MARK}${n} to fit the budget: ${inspectHint(reference, leftOut)}`);
+  }
   if (scan.uncounted + scan.uncountedWarnings > 0) out.push(`  ${omitted(scan.uncounted + scan.uncountedWarnings, 'more error/warning lines of other templates, not itemised')}`);
   const body = bodyLines(scan, ranked, pool, d);
   if (body.lines.length > 0) out.push('', ...body.lines);

@@ -27,6 +27,15 @@ export interface TrimOutput {
   format: string;
   /** One-line account of what was dropped, shown in the notice. */
   note: string;
+  /** Log trims: error and warning templates found and kept (rows in the text). */
+  templates?: TemplateCounts;
+}
+
+export interface TemplateCounts {
+  errors: number;
+  warnings: number;
+  kept_errors: number;
+  kept_warnings: number;
 }
 
 export type Lines = () => Iterable<string>;
