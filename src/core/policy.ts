@@ -8,7 +8,7 @@ export interface Policy {
   mandatory: BlockKind[];
   zones: { tool_results: { max_tokens: number }; documents?: { max_tokens: number }; session?: { max_tokens: number } };
   priorities: { match: string; priority: number }[];
-  offload: { per_result_tokens: number; aggregate_tokens: number; preview_chars: number; dir: string; retention_days: number; retention_mb: number };
+  offload: { per_result_tokens: number; aggregate_tokens: number; preview_chars: number; preview_tokens?: number; dir: string; retention_days: number; retention_mb: number };
   session: { keep_recent_groups: number; compaction_trigger_tokens: number; summary_format: 'structured' };
   exclude: string[];
   max_file_bytes: number;
@@ -41,7 +41,7 @@ export function defaultPolicy(): Policy {
       { match: 'src/**/*Controller*', priority: 80 },
       { match: 'docs/architecture.md', priority: 30 },
     ],
-    offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
+    offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, preview_tokens: 600, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
     session: { keep_recent_groups: 6, compaction_trigger_tokens: 9000, summary_format: 'structured' },
     exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/target/**', '**/build/**', '.context/offload/**'],
     max_file_bytes: 64 * 1024 * 1024,
@@ -79,7 +79,7 @@ const SCHEMA: Spec = obj({
   mandatory: list({ t: 'enum', values: PROTECTABLE }),
   zones: obj({ tool_results: obj({ max_tokens: int(1) }), documents: obj({ max_tokens: int(1) }), session: obj({ max_tokens: int(1) }) }),
   priorities: list(obj({ match: str, priority: { t: 'int', min: -1000 } })),
-  offload: obj({ per_result_tokens: int(1), aggregate_tokens: int(1), preview_chars: int(), dir: str, retention_days: int(), retention_mb: int() }),
+  offload: obj({ per_result_tokens: int(1), aggregate_tokens: int(1), preview_chars: int(), preview_tokens: int(), dir: str, retention_days: int(), retention_mb: int() }),
   session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: int(1), summary_format: { t: 'enum', values: ['structured'] } }),
   exclude: list(str),
   max_file_bytes: int(1),
