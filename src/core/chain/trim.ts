@@ -6,6 +6,7 @@ import { pickTrimmer } from '../trim/pick';
 import { joinLines } from '../trim/lines';
 import type { Lines, TrimOptions } from '../trim/types';
 import type { Block, Decision, StageResult, TrimInfo } from '../types';
+import { detectDialect } from '../trim/dialect';
 import { evidenceWeight, measureEvidence, type Evidence } from '../trim/evidence';
 import { makeBlock, priorityFor } from './collect';
 import { GLANCE_TOKENS, shareZone } from './trim-share';
@@ -116,7 +117,8 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
     info.tokens = block.tokens;
     blocks.push(block);
     const counts = result.templates ? { templates: result.templates } : {};
-    trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, share, evidence: evidenceFigures(evidence), ...counts });
+    const dialect = detectDialect(output.lines);
+    trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, ...(dialect ? { dialect } : {}), share, evidence: evidenceFigures(evidence), ...counts });
   });
   // Secrets were redacted while reading (redactLines): say so, so nothing is removed silently.
   warnings.push(...blocks.filter((b) => countRedactions(b.text) > 0).map((b) => ({ source: b.source, message: `${countRedactions(b.text)} secret(s) redacted in the tool output: not sent` })));

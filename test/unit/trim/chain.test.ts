@@ -23,7 +23,7 @@ describe('the trim stage in the chain', () => {
     const whole = [...fileLines(path.join(EXAMPLE, 'application.log'))].join('\n');
     assert.deepEqual(
       { ...entry, reason: undefined, retained_lines: undefined, tokens: undefined },
-      { source: 'application.log', kind: 'tool_result', reason: undefined, trimmed: true, original_lines: 5543, retained_lines: undefined, original_tokens: counter.count(whole), original_tokens_exact: true, tokens: undefined, reference: 'application.log', format: 'log', format_from: 'content', share: 1500,
+      { source: 'application.log', kind: 'tool_result', reason: undefined, trimmed: true, original_lines: 5543, retained_lines: undefined, original_tokens: counter.count(whole), original_tokens_exact: true, tokens: undefined, reference: 'application.log', format: 'log', format_from: 'content', dialect: { name: 'spring-boot', confidence: 1 }, share: 1500,
         evidence: { error_lines: 11, warning_lines: 34, error_templates: 3, warning_templates: 8 },
         templates: { errors: 3, warnings: 8, kept_errors: 3, kept_warnings: 8 } },
     );
