@@ -56,6 +56,8 @@ export interface BlockMeta {
   summarized?: boolean;
   /** The format a trimmer recognised (log, test report, command, json). */
   format?: string;
+  /** When enforce trimmed a tool result again: the trimmer's account of what the new text holds. */
+  retrimNote?: string;
 }
 
 export interface Block {

@@ -151,7 +151,7 @@ export function retrim(block: Block, maxTokens: number, policy: Policy, tokenize
     reference: where,
     format,
   };
-  const next: Block = { ...block, text: result.text, exact: true, meta: { ...block.meta, trim } };
+  const next: Block = { ...block, text: result.text, exact: true, meta: { ...block.meta, trim, retrimNote: result.note } };
   next.tokens = tokenizer.count(wrap(next));
   trim.tokens = next.tokens;
   return next.tokens < block.tokens ? next : undefined;

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { checkReason, evaluateCorpus, templatesKept } from '../../../src/core/trim/evaluate';
+import { retrim, trimToolOutputs } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
+import { fileLines } from '../../../src/core/sources/scan';
 import { counter } from '../helpers';
 
 const CORPUS = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'tool-output');
@@ -81,5 +84,21 @@ describe('the evaluation itself', () => {
     const text = ['  E ×2 (at x): boom', '  W ×1 (at y): slow', '… 1 more template left out to fit the budget: inspect with …', '', 'line a', '… 3 lines omitted'].join('\n');
     assert.deepEqual(checkReason('kept 1 of 1 error templates and 1 of 2 warning templates (1 lines); 1 template left out: inspect with …', text), { checked: 4, right: 4 });
     assert.deepEqual(checkReason('kept 1 of 1 error templates and 2 of 2 warning templates (3 lines)', text), { checked: 3, right: 1 });
+  });
+});
+
+describe('a tool result trimmed again by enforce', () => {
+  it('carries the new trimmer account, whose figures are those of its smaller text', () => {
+    const abs = path.join(CORPUS, 'openssh.log');
+    const lines = () => fileLines(abs);
+    const policy = defaultPolicy();
+    const first = trimToolOutputs([{ path: 'openssh.log', size: fs.statSync(abs).size, lines }], policy, counter);
+    const again = retrim(first.value[0], 300, policy, counter, lines)!;
+    assert.ok(again.tokens <= 300 && again.tokens < first.value[0].tokens);
+    const note = String(again.meta.retrimNote);
+    assert.notEqual(note, first.decisions.trimmed?.[0].reason);
+    const figures = checkReason(note, again.text);
+    assert.ok(figures.checked >= 2, note);
+    assert.equal(figures.right, figures.checked, note);
   });
 });
