@@ -71,7 +71,11 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     ...[8, 4, 2, 1].map((n): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight })),
     { context: 'firsts', firsts: 0, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight },
   ];
-  const fits = (r: Rendered) => options.count(r.lines.join('\n')) <= options.maxTokens;
+  // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
+  const fits = (r: Rendered) => {
+    const text = r.lines.join('\n');
+    return text.length <= options.maxTokens * 12 && options.count(text) <= options.maxTokens;
+  };
   let chosen: Rendered | undefined;
   for (const d of ladder) {
     const r = render(scan, ranked, pool, d, options.reference);
