@@ -8,14 +8,14 @@ export interface Policy {
   mandatory: BlockKind[];
   zones: { tool_results: { max_tokens: number }; documents?: { max_tokens: number }; session?: { max_tokens: number } };
   priorities: { match: string; priority: number }[];
-  offload: { per_result_tokens: number; aggregate_tokens: number; preview_chars: number; dir: string; retention_days: number; retention_mb: number };
+  offload: { per_result_tokens: number; aggregate_tokens: number; preview_chars: number; preview_tokens?: number; dir: string; retention_days: number; retention_mb: number };
   session: { keep_recent_groups: number; compaction_trigger_tokens: number; summary_format: 'structured' };
   exclude: string[];
   max_file_bytes: number;
   /** Harness text for the system role: the default, or what a host passes in; never read from the workspace. */
   system_instructions: string;
   tool_output: { globs: string[]; formats: { match: string; format: string }[] };
-  trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number };
+  trim: { log_window_lines: number; max_stack_lines: number; command_head_lines: number; command_tail_lines: number; max_line_chars: number; json_records: number; evidence_floor?: boolean };
   sources: { agents_md: boolean; claude_md: boolean; copilot: boolean; cursor: boolean; cline: boolean; adr_dirs: string[] };
   /** Relevance to the task: thresholds in percent of the best text match (see relevance/rank.ts). */
   relevance: { load_threshold: number; index_threshold: number; min_words: number; recent_commits: number };
@@ -40,13 +40,13 @@ export function defaultPolicy(): Policy {
     zones: { tool_results: { max_tokens: 1500 } },
     // The built-in default knows no file names (DESIGN.md): relevance ranks what a workspace policy does not pin down.
     priorities: [],
-    offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
+    offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, preview_tokens: 600, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
     session: { keep_recent_groups: 6, compaction_trigger_tokens: 9000, summary_format: 'structured' },
     exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/target/**', '**/build/**', '.context/offload/**'],
     max_file_bytes: 64 * 1024 * 1024,
     system_instructions: DEFAULT_SYSTEM_INSTRUCTIONS,
     tool_output: { globs: ['**/*.log', '**/logs/**', '**/test-results/**', '**/*.tap', '**/junit*.xml', '**/TEST-*.xml'], formats: [] },
-    trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3 },
+    trim: { log_window_lines: 2, max_stack_lines: 12, command_head_lines: 40, command_tail_lines: 40, max_line_chars: 300, json_records: 3, evidence_floor: true },
     sources: { agents_md: true, claude_md: true, copilot: true, cursor: true, cline: true, adr_dirs: ['doc/adr', 'docs/adr', 'docs/decisions', 'docs/architecture/decisions'] },
     relevance: { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 },
     origin: 'defaults',
@@ -79,13 +79,13 @@ const SCHEMA: Spec = obj({
   mandatory: list({ t: 'enum', values: PROTECTABLE }),
   zones: obj({ tool_results: obj({ max_tokens: int(1) }), documents: obj({ max_tokens: int(1) }), session: obj({ max_tokens: int(1) }) }),
   priorities: list(obj({ match: str, priority: { t: 'int', min: -1000 } })),
-  offload: obj({ per_result_tokens: int(1), aggregate_tokens: int(1), preview_chars: int(), dir: str, retention_days: int(), retention_mb: int() }),
+  offload: obj({ per_result_tokens: int(1), aggregate_tokens: int(1), preview_chars: int(), preview_tokens: int(), dir: str, retention_days: int(), retention_mb: int() }),
   session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: int(1), summary_format: { t: 'enum', values: ['structured'] } }),
   exclude: list(str),
   max_file_bytes: int(1),
   // No system_instructions key: the system role holds harness text only, never workspace content.
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
-  trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int() }),
+  trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int(), evidence_floor: bool }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
   relevance: obj({ load_threshold: int(), index_threshold: int(), min_words: int(), recent_commits: int() }),
 });

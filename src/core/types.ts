@@ -60,6 +60,8 @@ export interface BlockMeta {
   relevance?: { score: number; rank: number; of: number; reason: string; prioritized?: boolean };
   /** Only part of the text is sent (a decision's decision section, a large file's matching lines). */
   excerpt?: string;
+  /** When enforce trimmed a tool result again: the trimmer's account of what the new text holds. */
+  retrimNote?: string;
 }
 
 export interface Block {

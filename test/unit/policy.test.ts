@@ -10,7 +10,7 @@ describe('policy', () => {
     assert.equal(maxInput(p), 11000);
     assert.equal(p.zones.tool_results.max_tokens, 1500);
     assert.deepEqual(p.mandatory, ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned']);
-    assert.deepEqual(p.offload, { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, dir: '.context/offload', retention_days: 7, retention_mb: 200 });
+    assert.deepEqual(p.offload, { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, preview_tokens: 600, dir: '.context/offload', retention_days: 7, retention_mb: 200 });
     // DESIGN.md: the built-in default knows no file names; the example's own policy sets its priorities.
     assert.deepEqual(p.priorities, []);
     assert.deepEqual(p.relevance, { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 });

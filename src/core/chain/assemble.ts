@@ -20,6 +20,7 @@ import { offloadToolResults } from './offload';
 import { retrim, trimToolOutputs, type TrimInput } from './trim';
 import type { RelevanceIndex } from '../relevance/index';
 import { rankBlocks } from '../relevance/stage';
+import { evidenceLeftOut } from './trim-share';
 
 export interface AssembleOptions {
   model?: string;
@@ -92,7 +93,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     candidates: flexible,
     groups: session.value.groups,
     available: Math.max(0, max - reserved),
-    toolResultsCap: policy.zones.tool_results.max_tokens,
+    // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
+    toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
   });
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
   const overflowDocs = filled.value.overflow.filter((b) => b.kind !== 'tool_result');
@@ -119,7 +121,10 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   });
   // The ladder may have trimmed a tool result again: the trimmed entries carry the figures of what was sent.
   const sentTrim = new Map(enforced.blocks.filter((b) => b.kind === 'tool_result' && b.meta.trim).map((b) => [b.source, b.meta.trim!]));
-  decisions.trimmed = decisions.trimmed.map((t) => (sentTrim.has(t.source) ? { ...t, ...sentTrim.get(t.source), tokens: enforced.blocks.find((b) => b.source === t.source)?.tokens } : t));
+  // ...and the reason of what was sent: a retrimmed result's reason is its last trimmer's account, not the first one's.
+  const retrimNote = new Map(enforced.blocks.filter((b) => b.meta.retrimNote).map((b) => [b.source, b.meta.retrimNote!]));
+  decisions.trimmed = decisions.trimmed.map((t) => (sentTrim.has(t.source) ? { ...t, ...sentTrim.get(t.source), tokens: enforced.blocks.find((b) => b.source === t.source)?.tokens, ...(retrimNote.has(t.source) ? { reason: retrimNote.get(t.source)! } : {}) } : t));
+  decisions.warnings.push(...evidenceLeftOut(decisions.trimmed, max - final, policy.zones.tool_results.max_tokens));
   for (const g of filled.value.droppedGroups) {
     decisions.rejected.push({ source: g.source, kind: 'session_group', reason: 'session events omitted: no room left once documents and tool output were placed', tokens: g.tokens, events: g.meta.events?.length ?? 0 });
   }

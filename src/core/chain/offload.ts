@@ -6,13 +6,15 @@ import { joinLines } from '../trim/lines';
 import type { Lines } from '../trim/types';
 import type { Block, Decision, StageResult } from '../types';
 import { makeBlock } from './collect';
+import { evidenceDigest } from './offload-preview';
 import { wrap } from './render';
 import type { TrimInput } from './trim';
 
 /**
  * Offload (seed 002). Tool results returned in one step are measured first. A result above per_result_tokens goes
  * whole to the offload store; if the results still inline sum above aggregate_tokens, the largest go next, one by
- * one, until the rest fits. An offloaded result leaves a notice, its path and a head/tail preview in the context.
+ * one, until the rest fits. An offloaded result leaves a notice, its path, the evidence digest of a test report or a
+ * log (offload-preview.ts) and a head/tail preview in the context.
  * A result that is already a workspace file is referenced in place, not copied. The rest goes on to trimming.
  */
 
@@ -95,7 +97,8 @@ export function offloadToolResults(results: ToolResult[], ctx: OffloadContext): 
       return;
     }
     const where = storedPath(r);
-    const text = notice(r, tokens, exact, where, verdict.reason, policy.offload.preview_chars);
+    const digest = evidenceDigest(r, where, policy, tokenizer);
+    const text = notice(r, tokens, exact, where, verdict.reason, policy.offload.preview_chars, digest);
     const block = makeBlock(policy, 'tool_result', r.source, 'tool-output', text, { offload: { path: where, tokens }, format: r.format });
     block.tokens = tokenizer.count(wrap(block));
     block.exact = true;
@@ -111,6 +114,7 @@ export function offloadToolResults(results: ToolResult[], ctx: OffloadContext): 
       bytes: r.size,
       in_place: r.workspacePath !== undefined,
       context_tokens: block.tokens,
+      ...(digest ? { preview: `evidence digest within offload.preview_tokens ${policy.offload.preview_tokens ?? 600}: ${digest.note}` } : {}),
     });
   });
   return { value: { blocks, inline, tokens: blocks.reduce((n, b) => n + b.tokens, 0) }, decisions: { offloaded } };
@@ -130,7 +134,7 @@ export function preview(lines: Lines, chars: number): { head: string; tail: stri
   return { head, tail, whole: length <= chars };
 }
 
-function notice(r: ToolResult, tokens: number, exact: boolean, where: string, reason: string, chars: number): string {
+function notice(r: ToolResult, tokens: number, exact: boolean, where: string, reason: string, chars: number, digest?: { text: string; note: string }): string {
   const p = preview(r.lines, chars);
   const size = `${exact ? '' : '~'}${tokens} tokens`;
   const place = r.workspacePath ? `it is the workspace file ${where}` : `the full result is at ${where}`;
@@ -138,6 +142,7 @@ function notice(r: ToolResult, tokens: number, exact: boolean, where: string, re
     `[offloaded: the result of ${r.name} (${size}, ${r.size} bytes) is not in this context (${reason}); ${place}. ` +
       'The preview below is for navigation only: inspect the file with inspect_offloaded (head, grep with context, count, JSON shape) rather than reading it whole.]',
   ];
+  if (digest) lines.push(`evidence digest (${digest.note}):`, digest.text);
   if (p.whole) lines.push('preview (whole):', p.head);
   else lines.push(`preview, first ${chars} characters:`, p.head, `preview, last ${chars} characters:`, p.tail);
   return lines.join('\n');

@@ -6,8 +6,14 @@ import { pickTrimmer } from '../trim/pick';
 import { joinLines } from '../trim/lines';
 import type { Lines, TrimOptions } from '../trim/types';
 import type { Block, Decision, StageResult, TrimInfo } from '../types';
+import { detectDialect } from '../trim/dialect';
+import { evidenceWeight, measureEvidence, type Evidence } from '../trim/evidence';
 import { makeBlock, priorityFor } from './collect';
+import { GLANCE_TOKENS, shareZone } from './trim-share';
 import { escapeContent, wrap } from './render';
+
+/** Tokens of one compact template row and the short left-out line. */
+const ROW_FLOOR_TOKENS = 55;
 
 /** Up to this size the original is counted exactly for the record; above it, its tokens are an estimate. */
 const EXACT_ORIGINAL_BYTES = 1 << 20;
@@ -21,8 +27,9 @@ export interface TrimInput extends ToolOutputFile {
 }
 
 /** Trimmers count what the request will carry: the text as escaped inside its <tool-output> tag. */
-export function trimOptions(policy: Policy, tokenizer: Tokenizer, maxTokens: number): TrimOptions {
+export function trimOptions(policy: Policy, tokenizer: Tokenizer, maxTokens: number, reference?: string): TrimOptions {
   return {
+    reference,
     maxTokens,
     count: (t) => tokenizer.count(escapeContent(t)),
     windowLines: policy.trim.log_window_lines,
@@ -42,36 +49,58 @@ function wrapOverhead(policy: Policy, tokenizer: Tokenizer, source: string, wide
 }
 
 /**
- * Trim each tool output to its share of the tool-results zone (what offload notices left of it, shared by priority). Every trimmed
+ * Trim each tool output to its share of the tool-results zone (what offload notices left of it), shared by evidence
+ * (trim-share.ts): outputs without errors or warnings get a glance, the others a share by evidence and priority. Every trimmed
  * result says so, with its figures and a reference to where the full text is: the workspace file itself
  * (referenced in place, not copied) or the offload store. Block tokens are those of the wrapped block.
  */
 export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer: Tokenizer, reserved = 0): StageResult<Block[]> {
   const blocks: Block[] = [];
   const trimmed: Decision[] = [];
-  // The zone (less what offload notices took) is shared in proportion to the outputs' priorities.
   const room = Math.max(0, policy.zones.tool_results.max_tokens - reserved);
-  const weights = outputs.map((o) => Math.max(1, priorityFor(policy, o.path, 'tool_result')));
-  const weight = weights.reduce((a, b) => a + b, 0);
-  outputs.forEach((output, i) => {
-    const share = Math.floor((room * weights[i]) / weight);
-    const estimate = estimateTokensFromBytes(output.size);
-    const small = output.size <= EXACT_ORIGINAL_BYTES;
-    const whole = small ? joinLines(output.lines) : undefined;
-    const originalTokens = whole !== undefined ? tokenizer.count(whole) : estimate;
+  // Measure first: the whole text of the small ones (exact), the evidence of all (one streaming pass each).
+  const measured = outputs.map((output) => {
+    const whole = output.size <= EXACT_ORIGINAL_BYTES ? joinLines(output.lines) : undefined;
+    let block: Block | undefined;
     if (whole !== undefined) {
-      const block = makeBlock(policy, 'tool_result', output.path, 'tool-output', whole, { format: output.format ?? 'text' });
+      block = makeBlock(policy, 'tool_result', output.path, 'tool-output', whole, { format: output.format ?? 'text' });
       block.tokens = tokenizer.count(wrap(block));
       block.exact = true;
-      if (block.tokens <= share) {
-        blocks.push(block);
-        return;
-      }
+    }
+    return { whole, block, evidence: measureEvidence(output.lines), priority: Math.max(1, priorityFor(policy, output.path, 'tool_result')) };
+  });
+  const timed = measured.map((m, i) => ({ i, t: m.evidence.firstTime })).filter((x) => x.t !== undefined).sort((a, b) => a.t! - b.t!);
+  const earliest = new Map(timed.map((x, rank) => [x.i, rank]));
+  const floor = wrapOverhead(policy, tokenizer, 'x'.repeat(24), 1 << 24, 'x'.repeat(24)) + ROW_FLOOR_TOKENS;
+  const withEvidence = measured.filter((m) => m.evidence.errorLines + m.evidence.warningLines > 0).length;
+  // trim.evidence_floor (default on): the zone grows, if it must, so each output with evidence shows its most
+  // important template; enforce still keeps the whole request under max_input.
+  const needed = withEvidence * floor + (outputs.length - withEvidence) * GLANCE_TOKENS;
+  const grown = policy.trim.evidence_floor !== false && needed > room ? needed : room;
+  const warnings: { source: string; message: string }[] = [];
+  if (grown > room) {
+    warnings.push({ source: 'zones.tool_results', message: `tool-results zone grown from ${room} to ${grown} tokens so that each of the ${withEvidence} outputs with errors or warnings shows its most important template (trim.evidence_floor: true; set it to false to keep the cap)` });
+  }
+  const shares = shareZone(
+    grown,
+    measured.map((m, i) => ({ weight: evidenceWeight(m.evidence, earliest.get(i)) * m.priority, priority: m.priority, demand: m.block?.tokens ?? Infinity })),
+    // The floor: the wrapper and notice of a trimmed output, plus one compact template row and the left-out line.
+    floor,
+  );
+  outputs.forEach((output, i) => {
+    const share = shares[i];
+    const { whole, block: wholeBlock, evidence } = measured[i];
+    const originalTokens = whole !== undefined ? tokenizer.count(whole) : estimateTokensFromBytes(output.size);
+    if (wholeBlock && wholeBlock.tokens <= share) {
+      blocks.push(wholeBlock);
+      return;
     }
     const reference = output.reference ? output.reference() : output.path;
     const { trimmer, format, how } = pickTrimmer(output.path, output.format, output.lines, output.tool);
     const budget = Math.max(1, share - wrapOverhead(policy, tokenizer, output.path, output.size, reference));
-    const result = trimmer(output.lines, trimOptions(policy, tokenizer, budget));
+    const glance = evidence.errorLines + evidence.warningLines === 0 && share <= GLANCE_TOKENS;
+    const options = { ...trimOptions(policy, tokenizer, budget), reference, ...(glance ? { headLines: 3, tailLines: 3 } : {}) };
+    const result = trimmer(output.lines, options);
     const info: TrimInfo = {
       trimmed: true,
       original_lines: result.originalLines,
@@ -87,11 +116,17 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
     block.exact = true;
     info.tokens = block.tokens;
     blocks.push(block);
-    trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, share });
+    const counts = result.templates ? { templates: result.templates } : {};
+    const dialect = detectDialect(output.lines);
+    trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, ...(dialect ? { dialect } : {}), share, evidence: evidenceFigures(evidence), ...counts });
   });
   // Secrets were redacted while reading (redactLines): say so, so nothing is removed silently.
-  const warnings = blocks.filter((b) => countRedactions(b.text) > 0).map((b) => ({ source: b.source, message: `${countRedactions(b.text)} secret(s) redacted in the tool output: not sent` }));
+  warnings.push(...blocks.filter((b) => countRedactions(b.text) > 0).map((b) => ({ source: b.source, message: `${countRedactions(b.text)} secret(s) redacted in the tool output: not sent` })));
   return { value: blocks, decisions: { trimmed, warnings } };
+}
+
+function evidenceFigures(e: Evidence): { error_lines: number; warning_lines: number; error_templates: number; warning_templates: number } {
+  return { error_lines: e.errorLines, warning_lines: e.warningLines, error_templates: e.errorTemplates, warning_templates: e.warningTemplates };
 }
 
 /**
@@ -105,7 +140,7 @@ export function retrim(block: Block, maxTokens: number, policy: Policy, tokenize
   const previous = block.meta.trim;
   const where = previous?.reference ?? (reference ? reference() : block.source);
   const overhead = wrapOverhead(policy, tokenizer, block.source, Math.max(block.tokens, previous?.original_tokens ?? 0) * 8, where);
-  const result = trimmer(lines, trimOptions(policy, tokenizer, Math.max(1, maxTokens - overhead)));
+  const result = trimmer(lines, trimOptions(policy, tokenizer, Math.max(1, maxTokens - overhead), where));
   const trim: TrimInfo = {
     trimmed: true,
     original_lines: result.originalLines,
@@ -116,7 +151,7 @@ export function retrim(block: Block, maxTokens: number, policy: Policy, tokenize
     reference: where,
     format,
   };
-  const next: Block = { ...block, text: result.text, exact: true, meta: { ...block.meta, trim } };
+  const next: Block = { ...block, text: result.text, exact: true, meta: { ...block.meta, trim, retrimNote: result.note } };
   next.tokens = tokenizer.count(wrap(next));
   trim.tokens = next.tokens;
   return next.tokens < block.tokens ? next : undefined;

@@ -1,16 +1,17 @@
+import { SaxesParser } from 'saxes';
 import { clipLine, own } from './lines';
 import { describeCounts, isLocation, isNoise, type RunCounts } from './test-dialects';
 import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './types';
 
 /**
- * JUnit XML (Surefire, Gradle, pytest --junitxml, jest-junit, vitest's junit reporter): one streaming pass over the
- * tags. The counts come from <testsuites>/<testsuite> attributes; every <testcase> holding a <failure> or <error>
+ * JUnit XML (Surefire, Gradle, pytest --junitxml, jest-junit, vitest's junit reporter): one streaming pass with a
+ * real XML parser (saxes: comments, CDATA and entities handled by the parser). The counts come from the test cases
+ * themselves, each counted once however deep the suites nest; every <testcase> holding a <failure> or <error>
  * is kept with its message, type, location and the first lines of its text; passing test cases are counted only.
  */
 
 const MAX_FAILURES = 500;
 const MAX_BODY_LINES = 60;
-const TAG = /<(\/?)(testsuites|testsuite|testcase|failure|error|skipped)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
 
 interface JunitFailure {
   name: string;
@@ -45,65 +46,68 @@ export function decodeXml(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
-function attributes(raw: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of raw.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) out[m[1]] = decodeXml(m[2] ?? m[3] ?? '');
-  return out;
-}
-
 export function trimJunit(lines: Lines, options: TrimOptions): TrimOutput {
   const top: RunCounts = {};
-  const sum: RunCounts = { total: 0, failed: 0, errors: 0, skipped: 0 };
   let sawTop = false;
   const failures: JunitFailure[] = [];
-  let testcase: { name: string; classname: string; time?: string; file?: string; line?: string } | undefined;
+  let testcase: { name: string; classname: string; time?: string; file?: string; line?: string; skipped?: boolean } | undefined;
   let open: JunitFailure | undefined;
+  // Counted from the test cases themselves: nested <testsuite>s repeat their children's figures, and a failure
+  // inside an XML comment is no failure (the parser skips comments).
   let cases = 0;
   let failing = 0;
+  let erroring = 0;
+  let skipped = 0;
   let uncounted = 0;
   let total = 0;
-  let carry = '';
+  let bad: string | undefined;
+  const parser = new SaxesParser({ xmlns: false, position: false });
+  parser.on('error', (e) => {
+    bad ??= e.message;
+  });
+  parser.on('opentag', (tag) => {
+    const a = tag.attributes as Record<string, string>;
+    if (tag.name === 'testsuites' && !sawTop) {
+      sawTop = true;
+      Object.assign(top, counts(a));
+    } else if (tag.name === 'testcase') {
+      cases++;
+      testcase = { name: a.name ?? '(unnamed)', classname: a.classname ?? a.class ?? '', time: a.time, file: a.file, line: a.line };
+    } else if (tag.name === 'skipped' && testcase && !testcase.skipped) {
+      testcase.skipped = true;
+      skipped++;
+    } else if ((tag.name === 'failure' || tag.name === 'error') && testcase) {
+      if (tag.name === 'failure') failing++;
+      else erroring++;
+      if (failures.length >= MAX_FAILURES) {
+        uncounted++;
+        return;
+      }
+      const f: JunitFailure = { name: testcase.name, classname: testcase.classname, time: testcase.time, file: testcase.file, line: testcase.line, kind: tag.name, type: a.type, message: a.message, body: [] };
+      failures.push(f);
+      open = f;
+    }
+  });
+  parser.on('closetag', (tag) => {
+    if (tag.name === 'testcase') {
+      testcase = undefined;
+      open = undefined;
+    } else if (tag.name === 'failure' || tag.name === 'error') open = undefined;
+  });
+  parser.on('text', (t) => {
+    if (open) addBody(open, t);
+  });
+  parser.on('cdata', (t) => {
+    if (open) addBody(open, t);
+  });
   for (const raw of lines()) {
     total++;
-    // A tag split over lines is carried to the next one (bounded: a runaway tag is dropped).
-    const line = carry ? `${carry} ${raw}` : raw;
-    carry = '';
-    const lastOpen = line.lastIndexOf('<');
-    if (lastOpen >= 0 && line.indexOf('>', lastOpen) < 0 && line.length - lastOpen < 8192) carry = own(line.slice(lastOpen));
-    const text = carry ? line.slice(0, lastOpen) : line;
-    let cursor = 0;
-    for (const m of text.matchAll(TAG)) {
-      if (open && m.index > cursor) addBody(open, text.slice(cursor, m.index));
-      cursor = m.index + m[0].length;
-      const [, closing, tag, rawAttrs, selfClosing] = m;
-      const a = closing ? {} : attributes(rawAttrs);
-      if (tag === 'testsuites' && !closing) {
-        sawTop = true;
-        Object.assign(top, counts(a));
-      } else if (tag === 'testsuite' && !closing) {
-        const c = counts(a);
-        for (const k of ['total', 'failed', 'errors', 'skipped'] as const) sum[k] = (sum[k] ?? 0) + (c[k] ?? 0);
-      } else if (tag === 'testcase' && !closing) {
-        cases++;
-        testcase = { name: a.name ?? '(unnamed)', classname: a.classname ?? a.class ?? '', time: a.time, file: a.file, line: a.line };
-        if (selfClosing) testcase = undefined;
-      } else if (tag === 'testcase' && closing) {
-        testcase = undefined;
-        open = undefined;
-      } else if ((tag === 'failure' || tag === 'error') && !closing && testcase) {
-        failing++;
-        if (failures.length >= MAX_FAILURES) {
-          uncounted++;
-          continue;
-        }
-        const f: JunitFailure = { ...testcase, kind: tag, type: a.type, message: a.message, body: [] };
-        failures.push(f);
-        open = selfClosing ? undefined : f;
-      } else if ((tag === 'failure' || tag === 'error') && closing) open = undefined;
-    }
-    if (open && cursor < text.length) addBody(open, text.slice(cursor));
+    if (bad === undefined) parser.write(`${raw}\n`);
   }
-  const c: RunCounts = sawTop && top.total !== undefined ? top : sum.total ? sum : { total: cases, failed: failing };
+  if (bad === undefined) parser.close();
+  const sum: RunCounts = { total: cases, failed: failing, errors: erroring, skipped };
+  // The test cases are the truth; the top-level attributes only when the cases could not be read.
+  const c: RunCounts = cases > 0 ? sum : sawTop && top.total !== undefined ? top : sum;
   c.passed = (c.total ?? cases) - (c.failed ?? 0) - (c.errors ?? 0) - (c.skipped ?? 0);
   const cap = options.maxStackLines;
   const clip = options.maxLineChars;
@@ -120,7 +124,7 @@ export function trimJunit(lines: Lines, options: TrimOptions): TrimOutput {
     originalLines: total,
     retainedLines: retained,
     format: 'test',
-    note: `${failing} failures kept with their messages and locations, summary kept (${describeCounts(c)}); ${c.passed} passing tests dropped${c.skipped ? ` (and ${c.skipped} skipped)` : ''}`,
+    note: `${bad ? `XML not well-formed (${bad}): read up to the error; ` : ''}${failing + erroring} failures kept with their messages and locations, summary kept (${describeCounts(c)}); ${c.passed} passing tests dropped${c.skipped ? ` (and ${c.skipped} skipped)` : ''}`,
   };
 }
 
@@ -130,8 +134,8 @@ function counts(a: Record<string, string>): RunCounts {
 }
 
 function addBody(f: JunitFailure, text: string): void {
-  for (const piece of text.replace(/<!\[CDATA\[|\]\]>/g, '').split('\n')) {
-    const line = decodeXml(piece).trimEnd();
+  for (const piece of text.split('\n')) {
+    const line = piece.trimEnd();
     if (line.trim() !== '' && f.body.length < MAX_BODY_LINES) f.body.push(own(line));
   }
 }

@@ -10,9 +10,31 @@ export const MARK = '… ';
 export function clipLine(line: string, max: number): string {
   if (max <= 0 || line.length <= max) return line;
   const tail = Math.floor(max / 3);
-  const head = max - tail;
-  const cut = line.length - head - tail;
-  return `${line.slice(0, head)} …[${cut} chars clipped]… ${line.slice(line.length - tail)}`;
+  let head = max - tail;
+  let from = line.length - tail;
+  // Never cut inside a token-like run (an id, an IP address, a path): move each cut to the nearest boundary on
+  // the side that keeps less, unless the run is too long to be one token (then it is cut where it is).
+  const boundary = /[\s,;()[\]{}<>"'=|]/;
+  const reach = 48;
+  const inside = (i: number) => i > 0 && i < line.length && !boundary.test(line[i - 1]) && !boundary.test(line[i]);
+  const backTo = head;
+  while (head > 0 && inside(head)) head--;
+  if (backTo - head > reach) {
+    // Too far back: keep the whole token instead, if it ends within reach.
+    head = backTo;
+    while (head < line.length && inside(head) && head - backTo <= reach) head++;
+    if (inside(head)) head = backTo;
+  }
+  const forwardFrom = from;
+  while (from < line.length && inside(from)) from++;
+  if (from - forwardFrom > reach) {
+    from = forwardFrom;
+    while (from > head && inside(from) && forwardFrom - from <= reach) from--;
+    if (inside(from)) from = forwardFrom;
+  }
+  const cut = from - head;
+  if (cut <= 0) return line;
+  return `${line.slice(0, head)} …[${cut} chars clipped]… ${line.slice(from)}`;
 }
 
 export function omitted(n: number, what = 'lines omitted'): string {

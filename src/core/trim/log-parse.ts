@@ -4,16 +4,7 @@
  * expressions only: no line is parsed as JSON, so a 50 MB log costs one scan.
  */
 
-const PLAIN_ERROR = /(?:^|[\s[|(])(?:ERROR|FATAL|SEVERE|CRITICAL|PANIC|ERR|CRIT|EMERG|ALERT)(?=[\s\]|:)]|$)|\[(?:error|crit|alert|emerg|fatal)\]/;
-const JSON_ERROR_TEXT =
-  /"(?:level|lvl|severity|severity_?text|SeverityText|log\.level|loglevel|levelname)"\s*:\s*"(?:error|err|fatal|critical|crit|panic|emergency|emerg|alert|severe)"/i;
-/** pino / bunyan: 50 error, 60 fatal. */
-const JSON_ERROR_PINO = /"level"\s*:\s*(?:50|60)\s*[,}]/;
-/** OpenTelemetry SeverityNumber 17–20 ERROR, 21–24 FATAL. */
-const JSON_ERROR_OTEL = /"(?:severity_?number|SeverityNumber)"\s*:\s*(?:1[7-9]|2[0-4])\s*[,}]/i;
-const LOGFMT_ERROR = /(?:^|\s)(?:level|lvl|severity)="?(?:error|err|fatal|critical|crit|panic|emerg|alert)\b/i;
-/** Failures that carry no level: an uncaught Python traceback, a Java thread death, a Go panic. */
-const UNCAUGHT = /^(?:Traceback \(most recent call last\):|Exception in thread "|panic: |fatal error: )/;
+import { levelColumnEnd, severityOf } from './severity';
 
 const STACK_LINE =
   /^(?:\s+at\s|\s*Caused by:|\s*Suppressed:|\s+\.\.\. \d+ (?:more|common frames omitted|frames excluded)|Traceback \(most recent call last\)|\s+File ".*", line \d+|\s{4,}\S|During handling of the above exception|The above exception was the direct cause|[a-zA-Z_$][\w$]*(?:\.[\w$]+)*(?:Exception|Error|Throwable|Exit|Interrupt)(?::|$)|goroutine \d+ \[|\s+\S+\.go:\d+)/;
@@ -23,24 +14,23 @@ const CAUSE_LINE = /^(?:\s*Caused by:|[a-zA-Z_$][\w$]*(?:\.[\w$]+)*(?:Exception|
 const CORRELATION =
   /\b(?:corr(?:elation)?[_-]?id|corr|trace[_-]?id|traceid|request[_-]?id|req[_-]?id|x-request-id)["']?\s*[=:]\s*["']?([A-Za-z0-9._:/-]{6,})/i;
 const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?/;
+/** Other common timestamps: syslog `Jun 14 15:16:01`, Apache `[Sun Dec 04 04:47:44 2005]`, access `10/Oct/2000:13:55:36 -0700`, HDFS `081109 203615`, Spark `17/06/09 20:10:40`, logcat `03-17 16:13:38.811`, klog `0102 15:04:05.999999`, HealthApp `20171223-22:15:29:606`, Proxifier `[10.30 16:49:06]`. */
+const OTHER_TIME =
+  /(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?(?: \d{4})?|\d\d\/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?|^\d{6} \d{6}\b|^\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d|^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}|^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}|^\d{8}-\d\d:\d\d:\d\d:\d{3}|^\[\d\d\.\d\d \d\d:\d\d:\d\d\]|\b\d{4}-\d\d-\d\d-\d\d\.\d\d\.\d\d\.\d{6}\b/;
 const FIELD_TIME = /(?:"(?:time|timestamp|ts|@timestamp|Timestamp|timeUnixNano|time_unix_nano)"\s*:\s*"?|(?:^|\s)(?:ts|time|timestamp)=)"?([0-9][0-9.:TZ+-]*)/;
 const JSON_MESSAGE = /"(?:msg|message|body|Body)"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 /** pino `err`, slog `error`, OpenTelemetry `exception.message`: the error's own message, next to the log message. */
 const JSON_ERROR_MESSAGE = /"(?:err|error|exception)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\{[^{}]*?"(?:message|msg)"\s*:\s*"((?:[^"\\]|\\.)*)")|"exception\.message"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+const LOGFMT_LEVEL = /(?:^|\s)(?:level|lvl|severity)=/i;
 const LOGFMT_MESSAGE = /(?:^|\s)msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))/;
 const LOGFMT_ERROR_FIELD = /(?:^|\s)(?:err|error)=(?:"((?:[^"\\]|\\.)*)"|(\S+))/;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
 export function isErrorLine(line: string): boolean {
-  if (line.length === 0) return false;
-  if (line.charCodeAt(0) === 123 /* { */) return JSON_ERROR_TEXT.test(line) || JSON_ERROR_PINO.test(line) || JSON_ERROR_OTEL.test(line);
-  return PLAIN_ERROR.test(line) || LOGFMT_ERROR.test(line) || UNCAUGHT.test(line);
+  return severityOf(line) === 'error';
 }
 
-/** A failure printed without a level (uncaught traceback, thread death, panic): it starts an error of its own. */
-export function isUncaught(line: string): boolean {
-  return UNCAUGHT.test(line);
-}
+export { isUncaught } from './severity';
 
 export function isStackLine(line: string): boolean {
   return STACK_LINE.test(line);
@@ -58,6 +48,8 @@ export function correlationId(line: string): string | undefined {
 export function timestampOf(line: string): string | undefined {
   const iso = ISO_TIME.exec(line)?.[0];
   if (iso) return iso;
+  const other = OTHER_TIME.exec(line)?.[0];
+  if (other) return other.replace(/^[IWEF](?=\d{4} )|^\[(?=\d\d\.)|\]$/g, '');
   const raw = FIELD_TIME.exec(line)?.[1];
   if (!raw) return undefined;
   if (!/^\d+(?:\.\d+)?$/.test(raw)) return raw;
@@ -75,13 +67,14 @@ export function messageOf(line: string): string {
     return unescapeJson(json[1]) + (detail !== undefined ? `: ${unescapeJson(detail)}` : '');
   }
   const logfmt = LOGFMT_MESSAGE.exec(line);
-  if (logfmt && LOGFMT_ERROR.test(line)) {
+  if (logfmt && LOGFMT_LEVEL.test(line)) {
     const err = LOGFMT_ERROR_FIELD.exec(line);
     const detail = err ? (err[1] !== undefined ? unescapeJson(err[1]) : err[2]) : undefined;
     return (logfmt[1] !== undefined ? unescapeJson(logfmt[1]) : logfmt[2]) + (detail !== undefined ? `: ${detail}` : '');
   }
   return line
     .replace(ISO_TIME, '')
+    .replace(OTHER_TIME, '')
     .replace(/\[?\b(?:corr(?:elation)?[_-]?id|corr|trace[_-]?id|traceid|request[_-]?id|req[_-]?id)[=:]\s*[A-Za-z0-9._:/-]{6,}\]?\s*/i, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -109,9 +102,23 @@ function unescapeJson(s: string): string {
 /** Level, process id, `---`, `[thread]` and `logger :` in front of a plain-text message (Spring, logback, log4j). */
 const PLAIN_HEADER = /^(?:[A-Z]{3,8}\s+)?(?:\d+\s+)?(?:---\s+)?(?:\[[^\]]*\]\s*)*(?:[\w$.]+\s+[:-]\s+)?/;
 
-/** The message alone, for the collapsed line of a repeated error. */
+/** After the level column: a separator, a logger followed by one bracketed context, a thread, a `logger:` prefix. */
+const AFTER_LEVEL = /^\s*(?:[-:|]\s+)?(?:\d+\s+---\s+)?(?:[\w$.]+\s+(?=\[))?(?:\[(?:[^[\]]|\[[^\]]*\])*\]\s*)?(?:-\s+)?(?:[\w$]+[.$][\w$.]*\s*:\s+)?/;
+
+/** The message alone, for a template's row: the line after its timestamp, level, thread and logger. */
 export function shortMessage(line: string): string {
+  if (line.charCodeAt(0) === 123) return messageOf(line);
+  const end = levelColumnEnd(line);
+  if (end !== undefined) {
+    const rest = messageOf(line.slice(end)).replace(AFTER_LEVEL, '');
+    if (rest) return rest;
+  }
   const message = messageOf(line);
-  if (line.charCodeAt(0) === 123) return message;
-  return message.replace(PLAIN_HEADER, '') || message;
+  return message.replace(EPOCH_HEADER, '').replace(SYSLOG_HEADER, '').replace(PLAIN_HEADER, '') || message;
 }
+
+/** Columns up to an epoch-seconds time and a flag (HPC, RAS exports): `134681 node-246 unix.hw state_change.unavailable 1077804742 1 `. */
+const EPOCH_HEADER = /^.{0,100}?\b1\d{9}\b(?: \d{1,3})? /;
+
+/** Syslog's `host process[pid]:` after the timestamp (RFC 3164, macOS, sshd). */
+const SYSLOG_HEADER = /^[\w.-]+ [^\s:[]+(?:\[\d+\])?(?: \([^)]*\))?:\s+/;

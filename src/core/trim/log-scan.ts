@@ -1,5 +1,7 @@
 import { own } from './lines';
-import { correlationId, errorSignature, isCauseLine, isErrorLine, isStackLine, shortMessage, timestampOf } from './log-parse';
+import { correlationId, isCauseLine, isStackLine, shortMessage, timestampOf } from './log-parse';
+import { severityOf } from './severity';
+import { TemplateMiner, templateText, type Cluster } from './templates';
 import type { Lines } from './types';
 
 /**
@@ -8,8 +10,10 @@ import type { Lines } from './types';
  * log: memory is bounded by the caps below, whatever the size of the input.
  */
 
-/** Distinct errors itemised; more are counted only. */
-const MAX_GROUPS = 200;
+/** Distinct templates itemised per severity; more are counted only. */
+const MAX_GROUPS = 300;
+/** Example ids kept per template. */
+const MAX_IDS = 3;
 /** Occurrences of one error located individually; more are counted, with their last time. */
 const MAX_SITES_PER_GROUP = 50;
 /** Correlated lines pooled per error (the nearest ones win). */
@@ -28,7 +32,12 @@ export interface ErrorSite {
 }
 
 export interface ErrorGroup {
+  severity: 'error' | 'warn';
+  /** The template (masked parts as `<*>`), final once the scan is done. */
   signature: string;
+  cluster: Cluster;
+  /** Correlation ids of the first occurrences. */
+  ids: string[];
   count: number;
   firstTs?: string;
   lastTs?: string;
@@ -42,24 +51,36 @@ export interface ErrorGroup {
 export interface LogScan {
   total: number;
   errors: number;
+  warnings: number;
+  /** Line index of the first error (or warning when there is no error), -1 when none. */
+  firstEvidence: number;
   groups: ErrorGroup[];
   sites: ErrorSite[];
-  /** Errors whose signature came after MAX_GROUPS distinct ones. */
+  /** Error and warning lines whose template came after MAX_GROUPS distinct ones. */
   uncounted: number;
+  uncountedWarnings: number;
 }
 
-/** Pass 1. */
+/** Pass 1: errors and warnings, grouped by template; only errors get sites (their lines are kept verbatim). */
 export function scanErrors(lines: Lines): LogScan {
   const groups: ErrorGroup[] = [];
-  const bySignature = new Map<string, number>();
+  const byCluster = new Map<string, number>();
+  const miners = { error: new TemplateMiner(MAX_GROUPS), warn: new TemplateMiner(MAX_GROUPS) };
   const sites: ErrorSite[] = [];
   let total = 0;
   let errors = 0;
+  let warnings = 0;
   let uncounted = 0;
+  let uncountedWarnings = 0;
+  let firstError = -1;
+  let firstWarning = -1;
   let open: ErrorSite | undefined;
+  // A warning's stack trace belongs to the warning: its "Caused by: …Exception" lines are not errors of their own.
+  let swallowing = false;
   for (const line of lines()) {
     const i = total++;
-    if (open && isStackLine(line)) {
+    if (swallowing && isStackLine(line)) {
+      if (!open) continue;
       open.stackEnd = i;
       if (isCauseLine(line)) {
         open.causes.push(i);
@@ -68,18 +89,30 @@ export function scanErrors(lines: Lines): LogScan {
       continue;
     }
     open = undefined;
-    if (!isErrorLine(line)) continue;
-    errors++;
-    const signature = errorSignature(line);
-    let g = bySignature.get(signature);
+    swallowing = false;
+    const severity = severityOf(line);
+    if (severity === 'info') continue;
+    if (severity === 'error') {
+      errors++;
+      if (firstError < 0) firstError = i;
+    } else {
+      warnings++;
+      if (firstWarning < 0) firstWarning = i;
+    }
+    swallowing = true;
+    const message = shortMessage(line);
+    const cluster = miners[severity].add(message);
+    if (!cluster) {
+      if (severity === 'error') uncounted++;
+      else uncountedWarnings++;
+      continue;
+    }
+    const key = `${severity}:${cluster.id}`;
+    let g = byCluster.get(key);
     if (g === undefined) {
-      if (groups.length >= MAX_GROUPS) {
-        uncounted++;
-        continue;
-      }
       g = groups.length;
-      bySignature.set(signature, g);
-      groups.push({ signature, count: 0, firstIndex: i, lastIndex: i, sample: own(shortMessage(line)), sites: [] });
+      byCluster.set(key, g);
+      groups.push({ severity, signature: '', cluster, ids: [], count: 0, firstIndex: i, lastIndex: i, sample: own(message), sites: [] });
     }
     const group = groups[g];
     const ts = timestampOf(line);
@@ -89,13 +122,16 @@ export function scanErrors(lines: Lines): LogScan {
       group.firstTs ??= own(ts);
       group.lastTs = own(ts);
     }
-    if (group.sites.length >= MAX_SITES_PER_GROUP) continue;
     const corr = correlationId(line);
+    if (corr && group.ids.length < MAX_IDS && !group.ids.includes(corr)) group.ids.push(own(corr));
+    if (severity !== 'error' || group.sites.length >= MAX_SITES_PER_GROUP) continue;
     open = { id: sites.length, group: g, index: i, corr: corr && own(corr), stackEnd: i, causes: [] };
     group.sites.push(open);
     sites.push(open);
   }
-  return { total, errors, groups, sites, uncounted };
+  for (const g of groups) g.signature = templateText(g.cluster);
+  const firstEvidence = firstError >= 0 ? firstError : firstWarning;
+  return { total, errors, warnings, firstEvidence, groups, sites, uncounted, uncountedWarnings };
 }
 
 export type ReasonKind = 'self' | 'window' | 'stack' | 'cause' | 'corr';

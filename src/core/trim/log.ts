@@ -1,46 +1,57 @@
 import { trimCommand } from './command';
-import { clipLine, countRetained, omitted } from './lines';
-import { isErrorLine, timestampOf } from './log-parse';
-import { gatherPool, scanErrors, type LogScan, type Pool } from './log-scan';
-import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './types';
+import { clipLine, countRetained, MARK, omitted } from './lines';
+import { timestampOf } from './log-parse';
+import { gatherPool, scanErrors, type ErrorGroup, type LogScan, type Pool } from './log-scan';
+import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
+import type { Lines, TemplateCounts, TrimOptions, TrimOutput } from './types';
 
 export { correlationId, errorSignature, isErrorLine } from './log-parse';
 
 /**
- * Log trimming (seed 000's extract_log_windows): keep each error with its timestamp and correlation id, the lines
- * around it, the lines that share its id, and its stack trace up to a cap; collapse repeats of the same error into
- * one line with a count and the first and last time seen. Long lines are clipped with a visible marker rather than
- * letting one 700-character exception line push the evidence out. Two streaming passes, then candidates are built
- * from a small pool, most detailed first, and the first that fits the budget wins.
+ * Log trimming (seed 000's extract_log_windows), by templates rather than lines. Every error and warning template
+ * comes first, one row each with its count and first/last time; then the verbatim first occurrence of the most
+ * important errors with their timestamp, correlation id, neighbouring lines, correlated lines and stack trace;
+ * then as much context as the budget allows. When not every template fits, the result says how many were left out
+ * and how to get them. Two streaming passes, then candidates are built from a small pool, most detailed first,
+ * and the first that fits the budget wins. The note is computed from the text kept, never from the plan.
  */
 
 interface Detail {
   /** Which occurrences get their context (window, stack, correlated lines): all of them, or the first of each error. */
   context: 'all' | 'firsts';
+  /** With `firsts`: only the first occurrences of the `firsts` most important error templates are kept verbatim. */
+  firsts?: number;
   window: number;
   stack: number;
   /** Correlated lines kept per error, nearest first (0: none)... */
   corr: number;
-  /** ...for the first occurrence of each error, or only for the most repeated error's first occurrence. */
+  /** ...for the first occurrence of each error, or only for the most important error's first occurrence. */
   corrScope?: 'each' | 'top';
-  /**
-   * The other occurrences of a repeated error: their own lines in place (`lines`), or listed under the collapsed
-   * line by line number, timestamp and correlation id (`list`), or only counted (`none`).
-   */
+  /** The other occurrences of a repeated error: their own lines in place, listed under its row, or only counted. */
   repeats: 'lines' | 'list' | 'none';
-  /** With `list`: at most this many occurrences listed per error (the first ones and the last one). */
   listCap?: number;
   clip: number;
+  /** Template rows shown (the most important first); undefined: all. */
+  rows?: number;
+  /** Tightest form: no heading, the short left-out line (or none: the notice still gives the path). */
+  compact?: boolean;
+  noLeftOut?: boolean;
 }
 
-const COLLAPSED = 'Repeated errors (collapsed):';
+interface Rendered {
+  lines: string[];
+  firsts: number;
+  /** Templates with a row. */
+  shown: ErrorGroup[];
+}
 
 export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   const scan = scanErrors(lines);
-  if (scan.errors === 0) {
+  if (scan.errors === 0 && scan.warnings === 0) {
     const out = trimCommand(lines, options, 'log');
-    return { ...out, note: `no error found: ${out.note}` };
+    return { ...out, note: `no error or warning found: ${out.note}` };
   }
+  const ranked = rank(scan);
   const pool = gatherPool(lines, scan, options.windowLines, options.maxStackLines);
   const w = options.windowLines;
   const s = options.maxStackLines;
@@ -50,60 +61,140 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     { context: 'all', window: w, stack: s, corr: 12, repeats: 'lines', clip: c },
     { context: 'firsts', window: w, stack: s, corr: 12, repeats: 'lines', clip: c },
     { context: 'firsts', window: w, stack: Math.min(s, 6), corr: 8, repeats: 'lines', clip: c },
-    { context: 'firsts', window: Math.min(w, 1), stack: Math.min(s, 3), corr: 4, repeats: 'lines', clip: c },
-    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 2, repeats: 'lines', clip: c },
-    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 2, repeats: 'list', clip: c },
-    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, repeats: 'list', clip: c },
-    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'list', clip: c },
-    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'list', listCap: 8, clip: c },
-    { context: 'firsts', window: 0, stack: 0, corr: 2, corrScope: 'top', repeats: 'list', listCap: 8, clip: tight },
-    { context: 'firsts', window: 0, stack: 0, corr: 2, corrScope: 'top', repeats: 'list', listCap: 3, clip: tight },
-    { context: 'firsts', window: 0, stack: 0, corr: 0, repeats: 'list', listCap: 3, clip: tight },
+    { context: 'firsts', window: Math.min(w, 1), stack: Math.min(s, 3), corr: 4, repeats: 'list', listCap: 8, clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 4, repeats: 'list', listCap: 8, clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 4, repeats: 'none', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 2), corr: 2, corrScope: 'top', repeats: 'none', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'none', clip: c },
+    { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'none', clip: tight },
     { context: 'firsts', window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight },
+    ...[8, 4, 2, 1].map((n): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight })),
+    { context: 'firsts', firsts: 0, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight },
   ];
-  // firstThatFits builds candidates in order and stops at the first that fits: the last one built is the one kept.
-  let used = ladder[0];
-  const kept = firstThatFits(
-    ladder.map((d) => () => {
-      used = d;
-      return render(scan, pool, d);
-    }),
-    options,
-  );
+  // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
+  const fits = (r: Rendered) => {
+    const text = r.lines.join('\n');
+    return text.length <= options.maxTokens * 12 && options.count(text) <= options.maxTokens;
+  };
+  let chosen: Rendered | undefined;
+  for (const d of ladder) {
+    const r = render(scan, ranked, pool, d, options.reference);
+    if (fits(r)) {
+      chosen = r;
+      break;
+    }
+  }
+  if (!chosen) {
+    // Not every row fits: the most important rows that do (binary search on their number), then the left-out line.
+    const base: Detail = { context: 'firsts', firsts: 0, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight };
+    let lo = 0;
+    let hi = ranked.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(render(scan, ranked, pool, { ...base, rows: mid }, options.reference))) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo > 0) chosen = render(scan, ranked, pool, { ...base, rows: lo }, options.reference);
+    else {
+      // The compact form: the most important row, shorter and shorter, then only the line that says where to look.
+      const tries = [100, 70, 45, 30].map((clip): Detail => ({ ...base, rows: 1, clip, compact: true }));
+      tries.push(...[60, 30].map((clip): Detail => ({ ...base, rows: 1, clip, compact: true, noLeftOut: true })));
+      chosen = tries.map((d) => render(scan, ranked, pool, d, options.reference)).find(fits) ?? render(scan, ranked, pool, { ...base, rows: 0, compact: true }, options.reference);
+    }
+  }
   return {
-    text: kept.join('\n'),
+    text: chosen.lines.join('\n'),
     originalLines: scan.total,
-    retainedLines: countRetained(kept, (l) => l === COLLAPSED || /^ {2,}(?:×|…|line \d)/.test(l)),
+    retainedLines: retained(chosen.lines),
     format: 'log',
-    note: describe(scan, used),
+    note: describe(scan, chosen, options.reference),
+    templates: counts(scan, chosen),
   };
 }
 
-/** What the kept candidate holds, in words, for the manifest. */
-function describe(scan: LogScan, d: Detail): string {
-  const distinct = scan.groups.length + (scan.uncounted > 0 ? 1 : 0);
-  const repeated = scan.groups.filter((g) => g.count > 1).length;
-  const context = [d.window > 0 ? `${d.window} neighbouring lines` : '', d.corr > 0 ? `correlated lines${d.corrScope === 'top' ? ' (most repeated error)' : ''}` : '', d.stack > 0 ? `stack traces up to ${d.stack} line${d.stack === 1 ? '' : 's'}` : '']
-    .filter(Boolean)
-    .join(', ');
-  const which = d.context === 'all' ? 'every error' : 'the first occurrence of each error';
-  const repeats = { lines: 'other occurrences kept as lines', list: `other occurrences listed by line, time and id${d.listCap ? ` (up to ${d.listCap} each)` : ''}`, none: 'other occurrences counted' }[d.repeats];
-  return (
-    `${scan.errors} error lines (${distinct} distinct): ${which} kept with its timestamp and correlation id${context ? `, ${context}` : ''}` +
-    (repeated > 0 ? `; ${repeated} repeated errors collapsed with counts and first/last times, ${repeats}` : '')
-  );
+/** Lines of the original kept verbatim: not the rows, headings or markers the trimmer wrote. */
+function retained(lines: string[]): number {
+  return countRetained(lines, (l) => l === TEMPLATES_HEADING || isTemplateRow(l) || /^ {2,4}(?:line \d|… )/.test(l));
 }
 
-function render(scan: LogScan, pool: Pool, d: Detail): string[] {
+/**
+ * Importance: errors before warnings; errors in order of first appearance (the first error is usually the cause,
+ * the later ones its consequences); warnings rarer first, then earlier.
+ */
+function rank(scan: LogScan): ErrorGroup[] {
+  const sev = (g: ErrorGroup) => (g.severity === 'error' ? 0 : 1);
+  return [...scan.groups].sort((a, b) => sev(a) - sev(b) || (a.severity === 'warn' ? a.count - b.count : 0) || a.firstIndex - b.firstIndex);
+}
+
+function counts(scan: LogScan, r: Rendered): TemplateCounts {
+  const rows = r.lines.filter(isTemplateRow);
+  const errors = scan.groups.filter((g) => g.severity === 'error').length;
+  return { errors, warnings: scan.groups.length - errors, kept_errors: rows.filter((l) => l.startsWith('  E ')).length, kept_warnings: rows.filter((l) => l.startsWith('  W ')).length };
+}
+
+/** What the kept text holds, in figures read back from it. */
+function describe(scan: LogScan, r: Rendered, reference: string | undefined): string {
+  const rows = r.lines.filter(isTemplateRow);
+  const e = rows.filter((l) => l.startsWith('  E ')).length;
+  const w = rows.filter((l) => l.startsWith('  W ')).length;
+  const E = scan.groups.filter((g) => g.severity === 'error').length;
+  const W = scan.groups.length - E;
+  const parts = [E > 0 || W === 0 ? `${e} of ${E} error templates` : '', W > 0 ? `${w} of ${W} warning templates` : ''].filter(Boolean);
+  const firsts = r.firsts > 0 ? `; first occurrence of ${r.firsts} error template${r.firsts === 1 ? '' : 's'} verbatim` : '';
+  let note = `kept ${parts.join(' and ')} (${retained(r.lines)} lines${firsts}) from ${scan.errors} error and ${scan.warnings} warning lines`;
+  const left = E - e + W - w;
+  const unitemised = scan.uncounted + scan.uncountedWarnings;
+  if (left > 0) note += `; ${left} template${left === 1 ? '' : 's'} left out: ${inspectHint(reference, scan.groups.filter((g) => !r.shown.includes(g)))}`;
+  if (unitemised > 0) note += `; ${unitemised} more error/warning lines of other templates counted, not itemised`;
+  return note;
+}
+
+function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, reference: string | undefined): Rendered {
+  const shown = d.rows === undefined ? ranked : ranked.slice(0, d.rows);
+  const out: string[] = d.compact ? [] : [TEMPLATES_HEADING];
+  for (const g of shown) {
+    out.push(templateRow(g, d.clip, d.compact));
+    if (d.repeats === 'list' && g.severity === 'error') out.push(...listed(g, pool, d));
+  }
+  const leftOut = ranked.slice(shown.length);
+  if (leftOut.length > 0 && !d.noLeftOut) {
+    const n = `${leftOut.length} more template${leftOut.length === 1 ? '' : 's'} left out`;
+    out.push(d.compact ? `${MARK}${n}: ctxctl inspect ${reference ?? 'the full output'} --grep '${grepFor(leftOut, 1)}'` : `${MARK}${n} to fit the budget: ${inspectHint(reference, leftOut)}`);
+  }
+  if (scan.uncounted + scan.uncountedWarnings > 0) out.push(`  ${omitted(scan.uncounted + scan.uncountedWarnings, 'more error/warning lines of other templates, not itemised')}`);
+  const body = bodyLines(scan, ranked, pool, d);
+  if (body.lines.length > 0) out.push('', ...body.lines);
+  return { lines: out, firsts: body.firsts, shown };
+}
+
+function listed(g: ErrorGroup, pool: Pool, d: Detail): string[] {
+  const out: string[] = [];
+  const others = g.sites.slice(1);
+  const cap = d.listCap ?? others.length;
+  const chosen = others.length <= cap ? others : [...others.slice(0, Math.max(0, cap - 1)), ...others.slice(-1)];
+  chosen.forEach((site, k) => {
+    if (k === chosen.length - 1 && chosen.length < others.length) out.push(`    ${omitted(others.length - chosen.length, 'more occurrences')}`);
+    const line = pool.lines.get(site.index) ?? '';
+    out.push(`    ${[`line ${site.index + 1}`, timestampOf(line), site.corr ? `id ${site.corr}` : undefined].filter(Boolean).join('  ')}`);
+  });
+  if (g.count > g.sites.length && g.sites.length > 0) out.push(`    ${omitted(g.count - g.sites.length, 'more occurrences, not located')}`);
+  return out;
+}
+
+/** The verbatim lines: first occurrences (or all) of the most important errors, with their context. */
+function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): { lines: string[]; firsts: number } {
+  const errorsRanked = ranked.filter((g) => g.severity === 'error' && g.sites.length > 0);
+  const verbatim = d.firsts === undefined ? errorsRanked : errorsRanked.slice(0, d.firsts);
+  if (verbatim.length === 0) return { lines: [], firsts: 0 };
   const withContext = new Set<number>();
-  for (const g of scan.groups) {
+  for (const g of verbatim) {
     if (d.context === 'all') for (const site of g.sites) withContext.add(site.id);
-    else if (g.sites.length > 0) withContext.add(g.sites[0].id);
+    else withContext.add(g.sites[0].id);
   }
   const chosen: number[] = [];
   for (const [index, reasons] of pool.reasons) {
     const keep = reasons.some((r) => {
-      if (!withContext.has(r.site)) return r.kind === 'self' && d.repeats === 'lines';
+      if (!withContext.has(r.site)) return r.kind === 'self' && d.repeats === 'lines' && d.firsts === undefined;
       switch (r.kind) {
         case 'self':
           return true;
@@ -119,8 +210,7 @@ function render(scan: LogScan, pool: Pool, d: Detail): string[] {
     });
     if (keep) chosen.push(index);
   }
-  // Correlated lines: the nearest `d.corr` of each error with context (or of the most repeated error only).
-  const top = [...scan.groups].sort((a, b) => b.count - a.count || a.firstIndex - b.firstIndex)[0]?.sites[0]?.id;
+  const top = verbatim[0].sites[0].id;
   const corrFor = (site: number) => withContext.has(site) && (d.corrScope !== 'top' || site === top);
   if (d.corr > 0) {
     const perSite = new Map<number, { index: number; rank: number }[]>();
@@ -138,33 +228,15 @@ function render(scan: LogScan, pool: Pool, d: Detail): string[] {
     }
   }
   const indices = [...new Set(chosen)].sort((a, b) => a - b);
+  const siteLines = new Set(scan.sites.map((site) => site.index));
   const out: string[] = [];
   let previous = -1;
   for (const index of indices) {
     if (index > previous + 1) out.push(omitted(index - previous - 1));
     const line = pool.lines.get(index) ?? '';
-    out.push(clipLine(line, isErrorLine(line) ? d.clip * 2 : d.clip));
+    out.push(clipLine(line, siteLines.has(index) ? d.clip * 2 : d.clip));
     previous = index;
   }
   if (previous < scan.total - 1) out.push(omitted(scan.total - 1 - previous));
-  const repeated = scan.groups.filter((g) => g.count > 1);
-  if (repeated.length > 0 || scan.uncounted > 0) {
-    out.push('', COLLAPSED);
-    for (const g of repeated) {
-      const when = g.firstTs ? `first ${g.firstTs}, last ${g.lastTs}` : `first line ${g.firstIndex + 1}, last line ${g.lastIndex + 1}`;
-      out.push(`  ×${g.count} (${when}): ${clipLine(g.sample, d.clip)}`);
-      if (d.repeats !== 'list') continue;
-      const others = g.sites.slice(1);
-      const cap = d.listCap ?? others.length;
-      const listed = others.length <= cap ? others : [...others.slice(0, Math.max(0, cap - 1)), ...others.slice(-1)];
-      listed.forEach((site, k) => {
-        if (k === listed.length - 1 && listed.length < others.length) out.push(`    ${omitted(others.length - listed.length, 'more occurrences')}`);
-        const line = pool.lines.get(site.index) ?? '';
-        out.push(`    ${[`line ${site.index + 1}`, timestampOf(line), site.corr ? `id ${site.corr}` : undefined].filter(Boolean).join('  ')}`);
-      });
-      if (g.count > g.sites.length) out.push(`    ${omitted(g.count - g.sites.length, 'more occurrences, not located')}`);
-    }
-    if (scan.uncounted > 0) out.push(`  ${omitted(scan.uncounted, 'more error lines of other kinds, not itemised')}`);
-  }
-  return out;
+  return { lines: out, firsts: verbatim.length };
 }

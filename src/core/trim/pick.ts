@@ -2,6 +2,7 @@ import { trimCommand } from './command';
 import { trimJson } from './json';
 import { trimLog } from './log';
 import { timestampOf } from './log-parse';
+import { severityOf, statedLevel } from './severity';
 import { failureStart, summaryDialect } from './test-dialects';
 import { trimTestReport } from './test-report';
 import type { Lines, Trimmer } from './types';
@@ -35,20 +36,40 @@ export function sniffFormat(lines: Lines): TrimFormat | undefined {
   let n = 0;
   let logLike = 0;
   let jsonFirst: boolean | undefined;
+  let firstIsLog = false;
   let allObjects = true;
   for (const line of lines()) {
     if (n >= SAMPLE_LINES) break;
     if (line.trim() === '') continue;
     n++;
-    if (jsonFirst === undefined) jsonFirst = /^\s*[[{]/.test(line);
+    if (jsonFirst === undefined) {
+      jsonFirst = /^\s*[[{]/.test(line);
+      firstIsLog = timestampOf(line) !== undefined || statedLevel(line) !== undefined;
+    }
     if (!/^\s*\{.*\}\s*$/.test(line)) allObjects = false;
     if (TEST_OPENING.test(line) || summaryDialect(line) || failureStart(line, false)) return 'test';
-    if (timestampOf(line) !== undefined || LEVEL_WORD.test(line)) logLike++;
+    if (timestampOf(line) !== undefined || LEVEL_WORD.test(line) || statedLevel(line) !== undefined) logLike++;
   }
   if (n === 0) return undefined;
+  // Never by a first character alone: `[10.30 16:49:06] chrome.exe …` and `[Sun Dec 04 …] [error] …` are logs.
   const mostlyLog = logLike / n >= 0.3;
-  if (jsonFirst) return allObjects && mostlyLog ? 'log' : 'json';
-  return mostlyLog ? 'log' : undefined;
+  if (jsonFirst && allObjects) return mostlyLog ? 'log' : 'json';
+  if (jsonFirst && !firstIsLog) return 'json';
+  if (mostlyLog) return 'log';
+  return severityShare(lines) >= 0.02 ? 'log' : undefined;
+}
+
+/** Share of error/warning lines among the first lines: a log without timestamps or levels still shows its failures. */
+function severityShare(lines: Lines): number {
+  let n = 0;
+  let hits = 0;
+  for (const line of lines()) {
+    if (n >= SAMPLE_LINES) break;
+    if (line.trim() === '') continue;
+    n++;
+    if (severityOf(line) !== 'info') hits++;
+  }
+  return n === 0 ? 0 : hits / n;
 }
 
 /**

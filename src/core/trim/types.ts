@@ -16,6 +16,8 @@ export interface TrimOptions {
   maxLineChars: number;
   /** JSON payloads: how many of the first records are kept whole. */
   jsonRecords: number;
+  /** Where the full text is (a workspace path or an offload path), named in the "left out: inspect with …" line. */
+  reference?: string;
 }
 
 export interface TrimOutput {
@@ -25,6 +27,15 @@ export interface TrimOutput {
   format: string;
   /** One-line account of what was dropped, shown in the notice. */
   note: string;
+  /** Log trims: error and warning templates found and kept (rows in the text). */
+  templates?: TemplateCounts;
+}
+
+export interface TemplateCounts {
+  errors: number;
+  warnings: number;
+  kept_errors: number;
+  kept_warnings: number;
 }
 
 export type Lines = () => Iterable<string>;

@@ -23,7 +23,9 @@ describe('the trim stage in the chain', () => {
     const whole = [...fileLines(path.join(EXAMPLE, 'application.log'))].join('\n');
     assert.deepEqual(
       { ...entry, reason: undefined, retained_lines: undefined, tokens: undefined },
-      { source: 'application.log', kind: 'tool_result', reason: undefined, trimmed: true, original_lines: 5543, retained_lines: undefined, original_tokens: counter.count(whole), original_tokens_exact: true, tokens: undefined, reference: 'application.log', format: 'log', format_from: 'content', share: 1500 },
+      { source: 'application.log', kind: 'tool_result', reason: undefined, trimmed: true, original_lines: 5543, retained_lines: undefined, original_tokens: counter.count(whole), original_tokens_exact: true, tokens: undefined, reference: 'application.log', format: 'log', format_from: 'content', dialect: { name: 'spring-boot', confidence: 1 }, share: 1500,
+        evidence: { error_lines: 11, warning_lines: 34, error_templates: 3, warning_templates: 8 },
+        templates: { errors: 3, warnings: 8, kept_errors: 3, kept_warnings: 8 } },
     );
     assert.ok(Number(entry.tokens) <= 1500, `${entry.tokens} tokens`);
     assert.equal(selected.tokens, entry.tokens, 'the manifest counts the block as sent, tag and notice included');
@@ -49,13 +51,14 @@ describe('the trim stage in the chain', () => {
     assert.match(assemble(snapshot, { tokenizer: counter, now: NOW }).trace, /export\.log +TRIMMED +~\d{3} \d{3} → /);
   });
 
-  it('shares the tool-results zone by priority, and an offloaded notice is not trimmed again', () => {
+  it('outputs without evidence get a glance each, then share what is left by priority; an offloaded notice is not trimmed again', () => {
     const policy = { ...defaultPolicy(), priorities: [{ match: 'a.log', priority: 90 }, { match: 'b.log', priority: 30 }] };
     const text = Array.from({ length: 3000 }, (_, i) => `2026-11-12T09:00:00.000Z  INFO step ${i} done`).join('\n');
     const input = (p: string) => ({ path: p, size: text.length, lines: () => text.split('\n') });
     const out = trimToolOutputs([input('a.log'), input('b.log')], policy, counter);
-    assert.deepEqual(out.decisions.trimmed?.map((t) => t.share), [1125, 375]);
-    assert.ok(out.value[0].tokens <= 1125 && out.value[1].tokens <= 375);
+    // 80 each first (the glance), then the 1 340 left, 3 to 1.
+    assert.deepEqual(out.decisions.trimmed?.map((t) => t.share), [80 + 1005, 80 + 335]);
+    assert.ok(out.value[0].tokens <= 1085 && out.value[1].tokens <= 415);
     const notice = block('tool_result', 'tool:search', '[offloaded: …]', { meta: { offload: { path: '.context/offload/search-0123456789ab.json', tokens: 9000 } } });
     assert.equal(retrim(notice, 10, policy, counter, () => ['x']), undefined);
   });

@@ -80,6 +80,17 @@ describe('reading log lines', () => {
     assert.equal(clipLine(line, 300), `${'a'.repeat(200)} …[200 chars clipped]… ${'b'.repeat(100)}`);
     assert.equal(clipLine('short', 300), 'short');
   });
+
+  it('never cuts inside an IP address, a path or an id: each cut moves to a token boundary, whatever the width', () => {
+    const tokens = ['peer', '10.250.117.203:49152', 'blk_-1608999687919862906', '/var/lib/hadoop/dfs/data/current/BP-1234', 'R02-M1-N0-C:J12-U11', 'ok'];
+    const line = Array.from({ length: 40 }, (_, i) => tokens[i % tokens.length]).join(' ');
+    for (let max = 60; max <= 400; max += 7) {
+      const clipped = clipLine(line, max);
+      const parts = clipped.split(/ …\[\d+ chars clipped\]… /);
+      assert.equal(parts.length, 2, `one marker at width ${max}`);
+      for (const piece of parts.flatMap((p) => p.split(' ')).filter(Boolean)) assert.ok(tokens.includes(piece), `width ${max}: "${piece}" is a whole token`);
+    }
+  });
 });
 
 describe('command output', () => {

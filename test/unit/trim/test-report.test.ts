@@ -106,3 +106,37 @@ describe('test-report trimming (seed 000: 1 284 passed, 3 failed)', () => {
     assert.match(out.note, /^no test report found: head and tail kept, 195 lines in between removed$/);
   });
 });
+
+describe('JUnit XML read with a real XML parser', () => {
+  const xml = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites tests="90" failures="3">',
+    '  <testsuite name="all" tests="30" failures="1">',
+    '    <testsuite name="payments" tests="30" failures="1">',
+    ...Array.from({ length: 29 }, (_, i) => `      <testcase classname="PaymentTest" name="passes ${i}" time="0.01"/>`),
+    '      <!-- <testcase classname="Old" name="commented out"><failure message="not a failure"/></testcase> -->',
+    '      <testcase classname="LegacyPaymentContractTest" name="accepts a POS firmware 4 payload">',
+    '        <failure message="paymentMethod is required" type="AssertionError"><![CDATA[AssertionError: paymentMethod is required',
+    '    at LegacyPaymentContractTest.accepts (legacy-payment.test.ts:58:13)]]></failure>',
+    '      </testcase>',
+    '    </testsuite>',
+    '  </testsuite>',
+    '</testsuites>',
+  ].join('\n');
+
+  it('counts nested suites once and ignores a failure inside a comment', () => {
+    const out = trimTestReport(lines(xml), options(800));
+    assert.match(out.text, /^test run \(junit xml\): .*30 total/);
+    assert.match(out.note, /^1 failures kept with their messages and locations, summary kept \(/);
+    assert.match(out.note, /29 passing tests dropped/);
+    assert.ok(out.text.includes('FAILED LegacyPaymentContractTest > accepts a POS firmware 4 payload'));
+    assert.ok(out.text.includes('paymentMethod is required'));
+    assert.ok(!out.text.includes('not a failure'));
+  });
+
+  it('says so when the XML is not well-formed, and keeps what it read before the error', () => {
+    const out = trimTestReport(lines(xml.replace('</testsuites>', '</testsuite>')), options(800));
+    assert.match(out.note, /^XML not well-formed \(/);
+    assert.ok(out.text.includes('paymentMethod is required'));
+  });
+});

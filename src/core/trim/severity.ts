@@ -1,0 +1,135 @@
+/**
+ * The severity of one log line, whatever its format, by regular expressions only (no line is parsed as JSON, so a
+ * 50 MB log costs one scan). A line that states its level is taken at its word: `INFO ... failed to ...` is not an
+ * error. A line without a level (syslog, RAS logs, health apps, proxies) is judged by its vocabulary (failed,
+ * exception, denied, refused, timeout, panic, unreachable …), by uncaught stack-trace openers and by exit codes.
+ */
+
+export type Severity = 'error' | 'warn' | 'info';
+
+type Level = Severity;
+
+const WORD_LEVELS: Record<string, Level> = {
+  emerg: 'error', emergency: 'error', alert: 'error', crit: 'error', critical: 'error', fatal: 'error', panic: 'error', severe: 'error', error: 'error', err: 'error', failure: 'error',
+  warn: 'warn', warning: 'warn',
+  info: 'info', information: 'info', informational: 'info', notice: 'info', debug: 'info', trace: 'info', verbose: 'info', fine: 'info', finer: 'info', finest: 'info', config: 'info', dbg: 'info', inf: 'info', wrn: 'warn', eror: 'error', ftl: 'error', crt: 'error', success: 'info',
+};
+
+/** A level word standing as a column: upper case (log4j, Python, Spark, HDFS, OpenStack, BGL `FATAL`), or bracketed / capitalised + comma (Apache `[error]`, `[core:warn]`, CBS `, Error`). */
+const PLAIN_LEVEL = /(?:^|[\s[|(<:-])(EMERG(?:ENCY)?|ALERT|CRIT(?:ICAL)?|FATAL|PANIC|SEVERE|ERROR|ERR|FAILURE|WARN(?:ING)?|INFO(?:RMATION)?|NOTICE|DEBUG|TRACE|VERBOSE|FINE|FINER|FINEST|WRN|INF|DBG|ERO|EROR|FTL)(?=[\s\]|:>)-]|$)/;
+const BRACKET_LEVEL = /\[(?:[\w.-]+:)?(emerg|alert|crit|error|warn|warning|notice|info|debug|trace\d?|fatal)\]/i;
+/** Windows CBS / DISM: `2016-09-28 04:30:30, Error                 CBS    …`. */
+const CBS_LEVEL = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d, (Info|Warning|Error|Perf)\s/;
+/** Android logcat threadtime `03-17 16:13:38.811  1702  2395 E Tag: …` and brief `E/Tag(  123): …`. */
+const LOGCAT = /^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+\s+\d+\s+([VDIWEFA])\s|^([VDIWEFA])\/[^(:]+\(\s*\d+\):/;
+/** klog (Kubernetes, glog): `E0102 15:04:05.999999    1234 file.go:42] …`. */
+const KLOG = /^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ \S+:\d+\]/;
+/** Syslog priority `<PRI>` (RFC 3164 / 5424) and journald export `PRIORITY=3`: severity = PRI mod 8. */
+const SYSLOG_PRI = /^<(\d{1,3})>/;
+const JOURNALD_PRI = /^PRIORITY=([0-7])$/;
+/** JSON lines: string levels (slog, winston, zap, OTel SeverityText) and numeric ones (pino/bunyan 10–60, OTel 1–24). */
+const JSON_LEVEL_TEXT = /"(?:level|lvl|severity|severity_?text|SeverityText|log\.level|loglevel|levelname|@l)"\s*:\s*"(\w+)"/i;
+const JSON_LEVEL_PINO = /"level"\s*:\s*(\d{2})\s*[,}]/;
+const JSON_LEVEL_OTEL = /"(?:severity_?number|SeverityNumber)"\s*:\s*(\d{1,2})\s*[,}]/i;
+const LOGFMT_LEVEL = /(?:^|\s)(?:level|lvl|severity)="?(\w+)/i;
+/** GitHub Actions annotations and GitLab / generic CI markers. */
+const CI_MARK = /^(?:\S+Z )?##\[(error|warning)\]|^(?:\S+Z )?::(error|warning)\b/;
+
+/** Failures that carry no level: an uncaught Python traceback, a Java thread death, a Go panic, a non-zero exit. */
+const UNCAUGHT = /^(?:Traceback \(most recent call last\):|Exception in thread "|panic: |fatal error: |Segmentation fault|Killed$)/;
+const EXIT_CODE = /\b(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|returned|status code)[ =:]+(?!0\b)(-?\d{1,3})\b|\bProcess completed with exit code [1-9]|\bcommand failed\b/i;
+const ERROR_WORDS =
+  /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|exception|denied|refused|time[ds]? ?out|timeout|panic(?:ked)?|unreachable|fatal|abort(?:ed|ing)?|crash(?:ed)?|segfault|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|unauthori[sz]ed|forbidden|mismatch|violation|undeliverable|lost|not found|missing|bad\b|halt(?:ed)?|(?:link|node|interface|host|is|went) down\b|deny|user unknown|unknown user|is full|no space|ANR in)/i;
+/** Failure words inside identifiers: `sendSyncFailedBroadcast`, `onConnectionError`, `SocketTimeoutException`. */
+const CAMEL_ERROR = /[a-z](?:Fail(?:ed|ure)?|Error|Exception|Timeout|Refused|Denied)(?=[A-Z_\W]|$)/;
+const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|high|low\b|threshold|unexpected|not responding|reconnect(?:ing)?|did not|didn't|frequent|flapping)/i;
+/** A line that reports a success is not evidence, whatever else it says (`cupsd shutdown succeeded`, `0 errors`). */
+const SUCCESS = /\bsucce(?:ed|eded|ss|ssful|ssfully)\b|\b(?:0|no) (?:errors?|failures?|warnings?)\b/i;
+/** npm and pnpm write their own level words. */
+const NPM_LEVEL = /^(?:\S+Z )?(?:npm|pnpm) (ERR!|error|WARN|warn)(?=\s|$)/;
+
+function pinoLevel(n: number): Level {
+  return n >= 50 ? 'error' : n >= 40 ? 'warn' : 'info';
+}
+function otelLevel(n: number): Level {
+  return n >= 17 ? 'error' : n >= 13 ? 'warn' : 'info';
+}
+function syslogLevel(pri: number): Level {
+  const s = pri % 8;
+  return s <= 3 ? 'error' : s === 4 ? 'warn' : 'info';
+}
+function letterLevel(c: string): Level {
+  return c === 'E' || c === 'F' || c === 'A' ? 'error' : c === 'W' ? 'warn' : 'info';
+}
+function wordLevel(w: string): Level | undefined {
+  return WORD_LEVELS[w.toLowerCase()];
+}
+
+/** The level the line states, if it states one. */
+export function statedLevel(line: string): Level | undefined {
+  const c = line.charCodeAt(0);
+  if (c === 123 /* { */) {
+    const text = JSON_LEVEL_TEXT.exec(line);
+    if (text) return wordLevel(text[1]);
+    const pino = JSON_LEVEL_PINO.exec(line);
+    if (pino) return pinoLevel(Number(pino[1]));
+    const otel = JSON_LEVEL_OTEL.exec(line);
+    if (otel) return otelLevel(Number(otel[1]));
+    return undefined;
+  }
+  let m = CI_MARK.exec(line);
+  if (m) return (m[1] ?? m[2]) === 'error' ? 'error' : 'warn';
+  m = NPM_LEVEL.exec(line);
+  if (m) return /^(?:ERR!|error)$/.test(m[1]) ? 'error' : 'warn';
+  m = CBS_LEVEL.exec(line);
+  if (m) return m[1] === 'Error' ? 'error' : m[1] === 'Warning' ? 'warn' : 'info';
+  m = LOGCAT.exec(line);
+  if (m) return letterLevel(m[1] ?? m[2]);
+  m = KLOG.exec(line);
+  if (m) return letterLevel(m[1]);
+  m = SYSLOG_PRI.exec(line);
+  if (m) return syslogLevel(Number(m[1]));
+  m = JOURNALD_PRI.exec(line);
+  if (m) return syslogLevel(Number(m[1]));
+  m = LOGFMT_LEVEL.exec(line);
+  if (m && wordLevel(m[1])) return wordLevel(m[1]);
+  m = BRACKET_LEVEL.exec(line);
+  if (m) return wordLevel(m[1].replace(/\d$/, ''));
+  // Only the first 160 characters hold a level column; a level word deep in a message is vocabulary.
+  m = PLAIN_LEVEL.exec(line.length > 160 ? line.slice(0, 160) : line);
+  if (m) return wordLevel(m[1]);
+  return undefined;
+}
+
+/**
+ * Where the level column ends in a plain-text line (after `ERROR`, `[error]`, `, Error`, logcat's ` E `, klog's
+ * header), so the message can be read after it; undefined when the line states no level in a column.
+ */
+export function levelColumnEnd(line: string): number | undefined {
+  const head = line.length > 160 ? line.slice(0, 160) : line;
+  for (const re of [CBS_LEVEL, LOGCAT, KLOG, BRACKET_LEVEL, PLAIN_LEVEL]) {
+    const m = re.exec(head);
+    if (m) return m.index + m[0].length;
+  }
+  return undefined;
+}
+
+/** Judged by vocabulary: for lines that state no level. */
+export function vocabularyLevel(line: string): Level {
+  if (UNCAUGHT.test(line) || EXIT_CODE.test(line)) return 'error';
+  if (SUCCESS.test(line)) return 'info';
+  if (ERROR_WORDS.test(line) || CAMEL_ERROR.test(line)) return 'error';
+  if (WARN_WORDS.test(line)) return 'warn';
+  return 'info';
+}
+
+/** The line's severity: stated level first, vocabulary when it states none. Uncaught failures are errors whatever precedes them. */
+export function severityOf(line: string): Severity {
+  if (line.length === 0) return 'info';
+  if (UNCAUGHT.test(line)) return 'error';
+  return statedLevel(line) ?? vocabularyLevel(line);
+}
+
+export function isUncaught(line: string): boolean {
+  return UNCAUGHT.test(line);
+}

@@ -1,0 +1,107 @@
+/**
+ * Log templates, Drain-style (He et al., "Drain: An Online Log Parsing Approach with Fixed Depth Tree", ICWS 2017):
+ * each message is masked (numbers, hex, UUIDs, IPs, host and node ids, paths, durations, quoted values become
+ * `<*>`), then put in the cluster of its length and first token whose template it matches best; a word that differs
+ * becomes `<*>` in the template. Memory is bounded by the number of clusters the caller allows.
+ */
+
+const MASKS: [RegExp, string][] = [
+  [/"(?:[^"\\]|\\.){0,200}"|'(?:[^'\\]|\\.){0,200}'/g, '<*>'],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<*>'],
+  [/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '<*>'],
+  [/\b(?:[0-9a-f]{2}:){5}[0-9a-f]{2}\b/gi, '<*>'],
+  [/(?:[a-z][\w+.-]*:\/\/|~?\/)[^\s"'<>,;)\]]+/gi, '<*>'],
+  [/\b0x[0-9a-f]+\b/gi, '<*>'],
+  [/\b[0-9a-f]{10,}\b/gi, '<*>'],
+];
+
+/** A token that holds a digit is a variable (ids like node-246, R02-M1-N0-C:J12-U11, blk_-1608999687919862906, 12ms). */
+const HAS_DIGIT = /\d/;
+const WILD = '<*>';
+
+/** The message with its variable parts masked, as tokens. */
+export function maskTokens(message: string): string[] {
+  let m = message;
+  for (const [re, to] of MASKS) m = m.replace(re, to);
+  return m
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => (HAS_DIGIT.test(t) ? maskToken(t) : t));
+}
+
+/** Keep a token's punctuation frame (`(x)`, `x:`, `key=x`) and mask the value. */
+function maskToken(t: string): string {
+  const kv = /^([A-Za-z_][\w.-]*[=:])(.+)$/.exec(t);
+  if (kv && !HAS_DIGIT.test(kv[1])) return kv[1] + WILD;
+  const frame = /^([([{<"']*)(.*?)([)\]}>"',;:.]*)$/.exec(t);
+  return frame ? `${frame[1]}${WILD}${frame[3]}` : WILD;
+}
+
+export interface Cluster {
+  id: number;
+  tokens: string[];
+}
+
+/** Words that may never merge into `<*>`: a different level or outcome is a different template. */
+const KEEP = /^(?:error|failed|failure|success|succeeded|warn|warning|denied|accepted|refused|opened|closed|invalid|valid)$/i;
+
+/**
+ * The miner. `add` returns the cluster of a message (a new one when nothing is similar enough, if `max` allows;
+ * else undefined). Similarity is the share of equal tokens among equal-length templates with the same first token.
+ */
+export class TemplateMiner {
+  private readonly byKey = new Map<string, Cluster[]>();
+  readonly clusters: Cluster[] = [];
+  constructor(
+    private readonly max = 1000,
+    private readonly similarity = 0.6,
+  ) {}
+
+  add(message: string): Cluster | undefined {
+    const tokens = maskTokens(message);
+    const key = `${tokens.length}\u0000${tokens[0] ?? ''}`;
+    const list = this.byKey.get(key) ?? [];
+    let best: Cluster | undefined;
+    let bestScore = -1;
+    for (const c of list) {
+      const score = similar(c.tokens, tokens);
+      if (score > bestScore) [best, bestScore] = [c, score];
+    }
+    if (best && bestScore >= this.similarity) {
+      for (let i = 0; i < tokens.length; i++) if (best.tokens[i] !== tokens[i]) best.tokens[i] = WILD;
+      return best;
+    }
+    if (this.clusters.length >= this.max) return undefined;
+    const cluster = { id: this.clusters.length, tokens };
+    this.clusters.push(cluster);
+    list.push(cluster);
+    this.byKey.set(key, list);
+    return cluster;
+  }
+}
+
+function similar(template: string[], tokens: string[]): number {
+  if (template.length === 0) return 1;
+  let same = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = template[i];
+    if (t === tokens[i]) same++;
+    else if (KEEP.test(t) || KEEP.test(tokens[i])) return 0;
+  }
+  return same / template.length;
+}
+
+export function templateText(c: Cluster): string {
+  return c.tokens.join(' ');
+}
+
+/** A regular expression matching the lines of a template (its `<*>` parts match anything). */
+export function templatePattern(template: string): RegExp {
+  const parts = template.trim().split(/\s+/).map((t) =>
+    t
+      .split(WILD)
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*?'),
+  );
+  return new RegExp(parts.join('\\s+'));
+}
