@@ -66,6 +66,7 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   const codexConfig = path.resolve(v['codex-config'] ?? path.join(env.CODEX_HOME || path.join(os.homedir(), '.codex'), 'config.toml'));
 
   const planned = targets(agent, root, launch, codexConfig).map((t) => {
+    if (t.abs !== codexConfig) refuseOutside(root, t.abs, t.label);
     const existing = fs.existsSync(t.abs) ? fs.readFileSync(t.abs, 'utf8') : undefined;
     return { ...t, existing, merged: t.merge(existing) };
   });
@@ -89,4 +90,20 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   }
   if (changed.length === 0) stdout('nothing to write: already set up\n');
   return 0;
+}
+
+/**
+ * A target in the workspace is written only where it really is in the workspace: neither the file nor a folder on
+ * its way (`.claude`, `.vscode`) may be a link leading elsewhere (a committed `.claude → ~/.claude` would otherwise
+ * edit the user's own settings), and an existing target must be a regular file.
+ */
+function refuseOutside(root: string, abs: string, label: string): void {
+  const realRoot = fs.realpathSync(root);
+  let existing = abs;
+  while (!fs.existsSync(existing) && existing !== root) existing = path.dirname(existing);
+  const inside = path.relative(realRoot, fs.realpathSync(existing));
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (inside.startsWith('..') || path.isAbsolute(inside) || (st && !st.isFile())) {
+    throw new InputError(`${st && !st.isFile() ? 'is not a regular file (a link or a folder)' : 'leads outside the workspace through a symbolic link'}: not read or written`, label);
+  }
 }

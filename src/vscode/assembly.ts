@@ -148,6 +148,8 @@ export class AssemblyService extends Disposable {
       pins: this.pins(),
       sessionFile: fs.existsSync(stored) ? stored : undefined,
       editor: editorSignals(this.root),
+      // Git reads the workspace's own config; in a restricted workspace it is not run at all (as VS Code's Git does).
+      ...(vscode.workspace.isTrusted ? {} : { changes: false as const }),
     };
   }
 

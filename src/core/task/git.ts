@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 /** A change recorded in git: one file of one recent commit, with its hunks. */
 export interface CommitChange {
@@ -45,21 +48,19 @@ export function gitReader(root: string, run: (args: string[]) => string = safeGi
   return {
     workingTree() {
       if (!isTop()) return [];
-      const out = attempt(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-      if (!out) return [];
-      const paths: string[] = [];
-      const fields = out.split('\0');
-      for (let i = 0; i < fields.length; i++) {
-        const f = fields[i];
-        if (f.length < 4) continue;
-        paths.push(f.slice(3));
-        if (f[0] === 'R' || f[0] === 'C') i++; // the rename's source follows
-      }
+      // Not `git status`: comparing the working tree through git runs the repository's own clean filters
+      // (`filter.<x>.clean` in .git/config, chosen by .gitattributes), which is code from the workspace. The index is
+      // read as data instead, and each file whose size or mtime differs is hashed here as git would hash a blob.
+      const index = attempt(['ls-files', '--stage', '--debug']);
+      const untracked = attempt(['ls-files', '-z', '--others', '--exclude-standard']);
+      if (index === undefined) return [];
+      const paths = changedInIndex(root, parseIndex(index));
+      for (const p of (untracked ?? '').split('\0')) if (p) paths.push(p);
       return [...new Set(paths)].sort();
     },
     recentCommits(count) {
       if (count <= 0 || !isTop()) return [];
-      const out = attempt(['log', `-n${count}`, '-p', '-U2', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--format=%x00commit %H%x00%s']);
+      const out = attempt(['-c', 'log.showSignature=false', 'log', `-n${count}`, '-p', '-U2', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--format=%x00commit %H%x00%s']);
       return out ? withoutBulk(parseLog(out)) : [];
     },
   };
@@ -67,7 +68,7 @@ export function gitReader(root: string, run: (args: string[]) => string = safeGi
 
 export function safeGit(root: string): (args: string[]) => string {
   return (args) =>
-    execFileSync('git', ['-c', 'core.fsmonitor=', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat', '-C', root, ...args], {
+    execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-C', root, ...args], {
       encoding: 'utf8',
       maxBuffer: 8 * 1024 * 1024,
       timeout: 10_000,
@@ -117,4 +118,58 @@ export function parseLog(text: string): CommitChange[] {
 function splitOnce(text: string, sep: string): [string, string?] {
   const i = text.indexOf(sep);
   return i < 0 ? [text] : [text.slice(0, i), text.slice(i + sep.length)];
+}
+
+/** One entry of `git ls-files --stage --debug`: the blob id and the stat data git recorded. */
+export interface IndexEntry {
+  path: string;
+  sha: string;
+  mtime: number;
+  size: number;
+}
+
+/** Parse `git ls-files --stage --debug` (paths quoted by git are skipped: they are rare and never needed). */
+export function parseIndex(text: string): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  let cur: IndexEntry | undefined;
+  for (const line of text.split('\n')) {
+    const head = /^\d{6} ([0-9a-f]{40,64}) \d\t(.+)$/.exec(line);
+    if (head) {
+      cur = head[2].startsWith('"') ? undefined : { path: head[2], sha: head[1], mtime: -1, size: -1 };
+      if (cur) out.push(cur);
+      continue;
+    }
+    const mtime = /^\s+mtime: (\d+):/.exec(line);
+    if (mtime && cur) cur.mtime = Number(mtime[1]);
+    const size = /^\s+size: (\d+)/.exec(line);
+    if (size && cur) cur.size = Number(size[1]);
+  }
+  return out;
+}
+
+/** Files larger than this are taken as changed when their stat data differs, without hashing them. */
+const MAX_HASH_BYTES = 4 * 1024 * 1024;
+
+/** Tracked files whose content differs from the index (or that are gone), decided without running git on them. */
+export function changedInIndex(root: string, entries: IndexEntry[]): string[] {
+  const changed: string[] = [];
+  for (const e of entries) {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(path.join(root, e.path));
+    } catch {
+      changed.push(e.path);
+      continue;
+    }
+    if (!st.isFile()) continue;
+    if (st.size === e.size && Math.floor(st.mtimeMs / 1000) === e.mtime) continue;
+    // git records size 0 for a racily clean entry, so a size that differs is confirmed by the hash too.
+    if (st.size > MAX_HASH_BYTES || blobSha(fs.readFileSync(path.join(root, e.path)), e.sha.length) !== e.sha) changed.push(e.path);
+  }
+  return changed;
+}
+
+/** The id git gives a blob: sha1 (or sha256 for 64-hex ids) of `blob <size>\0<content>`. */
+export function blobSha(content: Buffer, hexLength = 40): string {
+  return createHash(hexLength === 64 ? 'sha256' : 'sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }

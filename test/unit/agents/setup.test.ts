@@ -130,6 +130,21 @@ describe('ctxctl setup', () => {
     assert.equal(fs.readFileSync(config, 'utf8'), 'model = "gpt-5"\n[mcp_servers\ncommand = 1\n');
   });
 
+  it('--write never follows a link out of the workspace: a linked .mcp.json or .claude folder is refused, nothing written', () => {
+    const outside = tmp({ 'victim.json': '{"keep":1}\n' });
+    const root = tmp();
+    fs.symlinkSync(path.join(outside, 'victim.json'), path.join(root, '.mcp.json'));
+    const r = setup(root, 'claude-code', '--write');
+    assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', 'ctxctl: .mcp.json: is not a regular file (a link or a folder): not read or written\n']);
+    fs.rmSync(path.join(root, '.mcp.json'));
+    fs.symlinkSync(outside, path.join(root, '.claude'));
+    const r2 = setup(root, 'claude-code', '--write');
+    assert.deepEqual([r2.code, r2.stderr], [2, 'ctxctl: .claude/settings.json: leads outside the workspace through a symbolic link: not read or written\n']);
+    assert.deepEqual(fs.readdirSync(outside), ['victim.json']);
+    assert.equal(read(outside, 'victim.json'), '{"keep":1}\n');
+    assert.ok(!fs.existsSync(path.join(root, '.mcp.json')), 'not even the file inside was written');
+  });
+
   it('refuses an unknown agent', () => {
     const r = setup(tmp(), 'emacs');
     assert.equal(r.code, 2);
