@@ -16,6 +16,7 @@ import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { offloadLocation } from '../core/offload/location';
 
 /** `ctxctl send`: build the request, send it (or not, with dry-run), stream the answer to stdout, write the trace. */
 
@@ -99,6 +100,8 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   const root = path.resolve(workspace);
   let policy = loadPolicy(root, str('policy'));
   if (maxInput !== undefined) policy = withMaxInput(policy, maxInput);
+  // A send may offload what its tools return: the store must be usable before anything is sent.
+  offloadLocation(root, policy);
   const snapshot = loadSnapshot({ root, task, policy, sessionFile: str('session'), component: str('component') });
   // The same inputs as `ctxctl preview`, so the request sent is the request previewed.
   const summaries = workspaceSummaries(root, str('session') as string | undefined);

@@ -4,6 +4,7 @@ import { buildManifest, type Manifest } from '../report/manifest';
 import { renderTrace } from '../report/trace';
 import * as path from 'node:path';
 import { openOffloadStore, type OffloadStore } from '../offload/store';
+import { offloadLocation } from '../offload/location';
 import { displayPath, type Snapshot } from '../sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from '../tokens';
 import { linesOf } from '../sources/scan';
@@ -73,7 +74,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
     policy,
     tokenizer,
-    store: () => (store ??= openOffloadStore(path.resolve(snapshot.root, policy.offload.dir), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, options.now)),
+    store: () => (store ??= openOffloadStore(offloadLocation(snapshot.root, policy), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, options.now)),
     display: (abs) => displayPath(snapshot.root, abs),
   });
   const toolOutputs: TrimInput[] = [...collected.value.toolOutputs, ...offload.value.inline];

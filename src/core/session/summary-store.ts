@@ -133,7 +133,7 @@ export function undoRecord(records: SummaryRecord[], now: Date, store: string): 
 // ---- thin file I/O -------------------------------------------------------------------------------------------
 
 export function readSummaryStore(file: string, label: string): { records: SummaryRecord[]; warnings: Warning[] } {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
+  const st = statOrNone(() => fs.statSync(file, { throwIfNoEntry: false }));
   if (!st) return { records: [], warnings: [] };
   if (st.isDirectory()) throw new InputError('is a folder, not a summary store (JSON lines)', label);
   // A FIFO or device is never opened (reading it would block): skipped, with a warning.
@@ -150,7 +150,17 @@ export function workspaceSummaries(root: string, sessionFile?: string): { record
 
 export function appendSummaryRecord(file: string, record: SummaryRecord): void {
   // Never open a FIFO or device for writing (it would block): only a regular file, or a new one, is appended to.
-  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  const st = statOrNone(() => fs.lstatSync(file, { throwIfNoEntry: false }));
   if (st && !st.isFile()) throw new InputError('is not a regular file: the summary was not stored', file);
   fs.appendFileSync(file, JSON.stringify(record) + '\n');
+}
+
+/** A stat that reads "not there" for a path below a file (ENOTDIR) as for a missing one. */
+function statOrNone(stat: () => fs.Stats | undefined): fs.Stats | undefined {
+  try {
+    return stat();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw e;
+  }
 }

@@ -197,8 +197,10 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const root = path.resolve(options.root);
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', options.root);
   const policy = options.policy ?? loadPolicy(root, options.policyFile);
-  // The offload store is checked before anything runs: a policy pointing it anywhere unsafe is refused here.
-  offloadLocation(root, policy);
+  // A policy that points the offload store anywhere unsafe is refused before anything runs, and so is the store when
+  // this call brings results that may be offloaded; otherwise the store is checked when it is first opened (assemble),
+  // so a stray file in .context/offload never blocks a preview that would write nothing there.
+  if (policy.offload.dir !== defaultPolicy().offload.dir || (options.toolResults?.length ?? 0) > 0) offloadLocation(root, policy);
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });

@@ -50,13 +50,22 @@ describe('red team: policy (the offload store)', () => {
     assert.equal(fs.readFileSync(path.join(outside, 'precious.txt'), 'utf8'), 'keep me');
   });
 
-  it('the default .context/offload committed as a link to the workspace root is refused (no policy line to name)', async () => {
+  it('the default .context/offload committed as a link to the workspace root is refused when the store is used (no policy line to name); a preview that writes nothing there is not blocked', async () => {
     const root = workspace({ 'README.md': '# Project\n' });
     fs.mkdirSync(path.join(root, '.context'));
     fs.symlinkSync('..', path.join(root, '.context', 'offload'));
-    const r = await ctl(['preview', '--workspace', root, '--task', 'x']);
+    const preview = await ctl(['preview', '--workspace', root, '--task', 'x']);
+    assert.equal(preview.code, 0, preview.err);
+    const r = await ctl(['offload', 'clear', '--workspace', root]);
     assert.deepEqual([r.code, r.err], [2, 'ctxctl: .context/offload: the offload store is the workspace folder itself: refused\n']);
     assert.equal(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), '# Project\n');
+  });
+
+  it('a user file in the default .context/offload does not block a preview that offloads nothing, and stays', async () => {
+    const root = workspace({ 'README.md': '# Project\n', '.context/offload/notes.txt': 'mine\n' });
+    const r = await ctl(['preview', '--workspace', root, '--task', 'x']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(fs.readFileSync(path.join(root, '.context', 'offload', 'notes.txt'), 'utf8'), 'mine\n');
   });
 
   it('offload.dir absolute or with ".." is refused by the policy parser at its line', async () => {
