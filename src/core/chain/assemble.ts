@@ -2,7 +2,6 @@ import { maxInput as maxInputOf } from '../policy';
 import { serializeRequest, shapeRequest, type WireShape } from '../providers/shape';
 import { buildManifest, type Manifest } from '../report/manifest';
 import { renderTrace } from '../report/trace';
-import * as path from 'node:path';
 import { openOffloadStore, type OffloadStore } from '../offload/store';
 import { offloadLocation } from '../offload/location';
 import { displayPath, type Snapshot } from '../sources/snapshot';
@@ -10,7 +9,7 @@ import { counterFor, encodingForModel, type Tokenizer } from '../tokens';
 import { linesOf } from '../sources/scan';
 import { constraintsFrom } from '../session/constraints';
 import type { SummaryRecord } from '../session/summary-store';
-import { mergeDecisions, type Block, type Decision, type Warning } from '../types';
+import { mergeDecisions, type Block, type Decision, type Decisions, type Warning } from '../types';
 import { collect, makeBlock } from './collect';
 import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
@@ -129,6 +128,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   for (const g of filled.value.droppedGroups) {
     decisions.rejected.push({ source: g.source, kind: 'session_group', reason: 'session events omitted: no room left once documents and tool output were placed', tokens: g.tokens, events: g.meta.events?.length ?? 0 });
   }
+  notSent(decisions, enforced.blocks);
   const manifest = buildManifest({
     snapshot,
     blocks: enforced.blocks,
@@ -166,4 +166,21 @@ function indexBlock(policy: Snapshot['policy'], docs: Block[], overflow?: Set<Bl
 
 function summaryText(block: Block): string {
   return [block.meta.title ?? block.source, block.meta.summary ?? '', `(summary only: read_document("${block.source}") returns the full text)`].filter(Boolean).join('\n');
+}
+
+/**
+ * A claim about the request must hold for the blocks sent: an "indexed" entry needs the index block, a "trimmed" or
+ * "offloaded" entry needs its block. What fill or the ladder left out is moved to `rejected`, saying so.
+ */
+function notSent(decisions: Decisions, sent: Block[]): void {
+  const sources = new Set(sent.map((b) => b.source));
+  if (!sent.some((b) => b.kind === 'index') && decisions.indexed.length > 0) {
+    decisions.rejected.push(...decisions.indexed.map((d) => ({ ...d, reason: `not in this request: the index was dropped to fit max_input (it would have said: ${d.reason})` })));
+    decisions.indexed = [];
+  }
+  for (const section of ['trimmed', 'offloaded'] as const) {
+    const [kept, dropped] = [decisions[section].filter((d) => sources.has(d.source)), decisions[section].filter((d) => !sources.has(d.source))];
+    decisions[section] = kept;
+    decisions.rejected.push(...dropped.map((d) => ({ ...d, reason: `not in this request: no room left for it once the protected blocks and the rest were placed (${section} as: ${d.reason})` })));
+  }
 }
