@@ -8,10 +8,12 @@ import { fsReason, isSecretFile, specialKind } from './scan';
 export interface StoredPin {
   id: string;
   source: string;
+  /** 1-based, inclusive; absent for a whole-file pin. */
   startLine?: number;
   endLine?: number;
   text: string;
   label?: string;
+  /** Why a pinned file could not be read: the pin is reported, never dropped silently. */
   missing?: string;
 }
 

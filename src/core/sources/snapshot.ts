@@ -12,7 +12,7 @@ import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, 
 import { offloadLocation } from '../offload/location';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
-import { readPinsFile, resolvePinFiles, PINS_FILE } from './pins';
+import { readPinsFile, resolvePinFiles, PINS_FILE, type StoredPin } from './pins';
 import { redactLines } from './secrets';
 import { withoutSecrets } from '../redact/apply';
 import { readSessionChecked } from './session-store';
@@ -66,17 +66,8 @@ export interface Task {
   components?: TaskComponent[];
 }
 
-export interface Pin {
-  id: string;
-  source: string;
-  /** 1-based, inclusive; absent for a whole-file pin. */
-  startLine?: number;
-  endLine?: number;
-  text: string;
-  label?: string;
-  /** Why a pinned file could not be read: the pin is reported, never dropped silently. */
-  missing?: string;
-}
+/** A pinned block: the shape `.context/pins.json` stores (sources/pins.ts). */
+export type Pin = StoredPin;
 
 export interface ToolOutputFile {
   path: string;
