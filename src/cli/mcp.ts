@@ -114,10 +114,14 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
         context: z.number().int().min(0).max(10).optional().describe('Lines of context around each grep match (default 1).'),
         count: z.boolean().optional().describe('Count lines, bytes and estimated tokens.'),
         shape: z.boolean().optional().describe('The JSON shape (keys and types) of a JSON or JSON Lines file.'),
+        // The request's own tool definition (src/core/tools.ts) and the trimmer's hints use op + pattern / lines.
+        op: z.enum(['head', 'grep', 'count', 'shape']).optional().describe('The same call in the request\'s form: one operation, with pattern (grep) or lines (head).'),
+        pattern: z.string().min(1).optional().describe('With op "grep": the regular expression.'),
+        lines: z.number().int().min(1).max(200).optional().describe('With op "head": how many lines.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('inspect_offloaded', () => inspectTool(root, args)),
+    (args) => call('inspect_offloaded', () => inspectTool(root, fromRequestForm(args))),
   );
 
   server.registerResource(
@@ -192,4 +196,15 @@ export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
   await server.connect(transport);
   io.stderr(`ctxctl mcp: serving ${root} over stdio\n`);
   return closed;
+}
+
+type InspectCall = Parameters<typeof inspectTool>[1] & { op?: 'head' | 'grep' | 'count' | 'shape'; pattern?: string; lines?: number };
+
+/** `{op: "grep", pattern}` (the request's form, which the trimmer's hints use) read as `{grep}`; the MCP form as is. */
+export function fromRequestForm({ op, pattern, lines, ...rest }: InspectCall): Parameters<typeof inspectTool>[1] {
+  if (op === 'grep') return { ...rest, grep: rest.grep ?? pattern ?? '' };
+  if (op === 'head') return { ...rest, head: rest.head ?? lines ?? 40 };
+  if (op === 'count') return { ...rest, count: true };
+  if (op === 'shape') return { ...rest, shape: true };
+  return rest;
 }

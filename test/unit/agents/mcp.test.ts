@@ -51,7 +51,7 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     assert.deepEqual(Object.keys(schema('read_document').properties), ['path', 'heading']);
     assert.deepEqual(schema('read_document').required, ['path']);
     assert.deepEqual(Object.keys(schema('search_workspace').properties), ['pattern', 'glob']);
-    assert.deepEqual(Object.keys(schema('inspect_offloaded').properties), ['path', 'head', 'grep', 'context', 'count', 'shape']);
+    assert.deepEqual(Object.keys(schema('inspect_offloaded').properties), ['path', 'head', 'grep', 'context', 'count', 'shape', 'op', 'pattern', 'lines']);
     for (const t of tools) assert.ok((t.description ?? '').length > 80, `${t.name} has a description`);
     assert.match(stderr, /ctxctl mcp: serving .*ctxctl-mcp-/);
   });
@@ -112,6 +112,9 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     const text = textOf(r);
     assert.ok(text.startsWith('application.log (count):\n5543 lines (5543 non-empty), 975917 bytes'), text.slice(0, 200));
     assert.match(text, /\n\napplication\.log \(grep\):\n {3}338: .*\n {3}339: .*\n {3}340: .*\n--\n {3}349: .*Completed 400 BAD_REQUEST in 14ms\n4 matching lines$/);
+    // The request's form, which the trimmer's "inspect with …" hints use, gives the same grep.
+    const hinted = await call('inspect_offloaded', { path: 'application.log', op: 'grep', pattern: 'corr=2c81d0f4' });
+    assert.match(textOf(hinted), /^application\.log \(grep\):\n {3}337- .*\n {3}338: .*corr=2c81d0f4[\s\S]*\n4 matching lines$/);
     const refused = await call('inspect_offloaded', { path: '/etc/passwd', head: 3 });
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'inspect_offloaded: /etc/passwd: outside the workspace and the offload store: not inspectable');
