@@ -1,5 +1,6 @@
 /* The panel's Compare tab: variants side by side (budget bar by zone, block counts, evidence checks), the decisions
    diff with an icon and a word for every change (never colour alone), and after a send each answer with its checks. */
+import { el, fmt } from './dom';
 import type { PanelCompare, PanelCompareVariant } from '../vscode/protocol';
 
 const ZONE_ORDER = ['protected', 'session', 'index', 'documents', 'tool_results'];
@@ -9,15 +10,6 @@ const CHANGE: Record<PanelCompare['diff'][number]['change'], { icon: string; wor
   tokens: { icon: '~', word: 'Other size' },
 };
 const LOADED = ['selected', 'trimmed', 'summarized'];
-
-const fmt = (n: number | undefined) => (n === undefined ? '–' : Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' '));
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string | undefined)[]): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) if (v !== undefined) e.setAttribute(k, v);
-  for (const c of children) if (c !== undefined) e.append(c);
-  return e;
-}
 
 function check(ok: boolean, text: string): HTMLElement {
   return el('li', { class: ok ? 'check-ok' : 'check-fail' }, el('span', { class: 'check-icon', 'aria-hidden': 'true' }, ok ? '✓' : '✗'), `${ok ? 'PASS' : 'FAIL'} ${text}`);

@@ -1,5 +1,6 @@
 /* The panel webview: task box, pickers, preview (budget bar by zone, ordered blocks, warnings), send, trace,
    and the compaction preview. Talks to the host only through the typed protocol. Runs under a nonce CSP. */
+import { el, fmt } from './dom';
 import type { HostMessage, PanelCompare, PanelMessage, PanelPreview, PanelSettings } from '../vscode/protocol';
 import { comparePane } from './compare';
 
@@ -26,15 +27,6 @@ const ui = {
   /** Blocks whose text is expanded, kept across re-renders. */
   open: new Set<string>(),
 };
-
-const fmt = (n: number | undefined) => (n === undefined ? '–' : Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' '));
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string | undefined)[]): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) if (v !== undefined) e.setAttribute(k, v);
-  for (const c of children) if (c !== undefined) e.append(c);
-  return e;
-}
 
 function taskBox(): HTMLElement {
   const area = el('textarea', { id: 'task', rows: '4', placeholder: 'Describe the task, or give a task file path (e.g. ticket.md). Ctrl+Enter previews.', 'aria-label': 'Task' });
