@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isSecretFile } from '../core/sources/scan';
+import { isSecretPath } from '../core/redact/files';
 import { InputError } from '../core/errors';
 import { loadPins, PINS_FILE, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
@@ -98,7 +98,7 @@ export class PinStore extends Disposable {
 
   async pinFile(uri: vscode.Uri): Promise<Pin | undefined> {
     const source = this.relative(uri);
-    if (isSecretFile(source)) {
+    if (isSecretPath(source)) {
       void vscode.window.showWarningMessage(`Context Control: ${source} looks like a secret file (keys, tokens, .env): it is never sent, so it cannot be pinned.`);
       return undefined;
     }
@@ -122,7 +122,7 @@ export class PinStore extends Disposable {
   resolved(read: (source: string) => string | undefined): Pin[] {
     return this.list().map((p) => {
       if (p.startLine !== undefined) return p;
-      if (isSecretFile(p.source)) return { ...p, text: '', missing: 'a secret file (by name) is never sent' };
+      if (isSecretPath(p.source)) return { ...p, text: '', missing: 'a secret file (by name) is never sent' };
       const text = read(p.source);
       return text === undefined ? { ...p, text: '', missing: 'the file was moved, deleted or is outside the workspace' } : { ...p, text };
     });

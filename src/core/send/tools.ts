@@ -5,7 +5,8 @@ import { readDocument } from '../disclose';
 import { InputError } from '../errors';
 import { linearPattern, literalPattern, type LinePattern } from '../pattern';
 import { inspectFile, resolveInspectable, type Inspection } from '../inspect';
-import { fileLines, isSecretFile } from '../sources/scan';
+import { fileLines } from '../sources/scan';
+import { isSecretPath } from '../redact/files';
 import { redactLines, redactSecrets } from '../sources/secrets';
 import { displayPath, type Snapshot } from '../sources/snapshot';
 import type { Tokenizer } from '../tokens';
@@ -129,7 +130,7 @@ export function inspectOffloaded(ctx: ToolContext, requested: string, op: string
     // Through a link too: a store entry or workspace path that leads to a secret file (.env, a key) is never read.
     const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
     const realRoot = fs.realpathSync(snapshot.root);
-    if (isSecretFile(shown) || isSecretFile(path.relative(realRoot, real).split(path.sep).join('/')) || isSecretFile(path.basename(real))) {
+    if (isSecretPath(shown) || isSecretPath(path.relative(realRoot, real).split(path.sep).join('/')) || isSecretPath(path.basename(real))) {
       return fail(source, `"${requested}" is a secret file (by name): never read`);
     }
     const inStore = !path.relative(ctx.offloadDir, abs).startsWith('..');

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../errors';
 import type { Warning } from '../types';
-import { fsReason, isSecretFile, specialKind } from './scan';
+import { fsReason, specialKind } from './scan';
+import { isSecretPath } from '../redact/files';
 
 /** One pinned block as `.context/pins.json` stores it (the editor mirrors its pins there; ctxctl reads them). */
 export interface StoredPin {
@@ -86,7 +87,7 @@ export function resolvePinFiles(root: string, pins: StoredPin[]): StoredPin[] {
 function pinRefusal(root: string, source: string): string | undefined {
   const rel = source.replace(/\\/g, '/');
   if (path.isAbsolute(rel) || rel.split('/').includes('..')) return 'outside the workspace';
-  if (isSecretFile(rel)) return 'a secret file (by name) is never sent';
+  if (isSecretPath(rel)) return 'a secret file (by name) is never sent';
   const abs = path.join(root, rel);
   let real: string;
   try {
@@ -96,7 +97,7 @@ function pinRefusal(root: string, source: string): string | undefined {
   }
   const inside = path.relative(fs.realpathSync(root), real);
   if (inside.startsWith('..') || path.isAbsolute(inside)) return 'a symbolic link leading outside the workspace';
-  if (isSecretFile(inside.split(path.sep).join('/'))) return 'a secret file (by name) is never sent';
+  if (isSecretPath(inside.split(path.sep).join('/'))) return 'a secret file (by name) is never sent';
   const st = fs.statSync(real);
   if (!st.isFile()) return `${specialKind(st) ?? 'not a regular file'}: never opened`;
   return undefined;

@@ -27,8 +27,6 @@ export interface ScanResult {
   warnings: Warning[];
 }
 
-/** True for files that hold secrets by convention: they are never read, let alone sent (one list: redact/files.ts). */
-export const isSecretFile = isSecretPath;
 
 /** `EACCES: permission denied`: an fs error without the absolute path Node appends. */
 export function fsReason(e: unknown): string {
@@ -117,7 +115,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
         walk(abs, target, here);
         continue;
       }
-      if (isSecretFile(relPath)) {
+      if (isSecretPath(relPath)) {
         warnings.push({ source: relPath, message: 'secret file (by name): never read or sent' });
         continue;
       }
