@@ -242,6 +242,14 @@ try {
     await item.first().locator('.codicon-testing-passed-icon').waitFor({ timeout: 60_000 });
     await shot('test-explorer', { locator: page.locator('.part.sidebar') });
   });
+
+  // Further suites: test/e2e/suites/*.mjs, in name order, each `export default async function (h)` with the harness.
+  const suites = path.join(import.meta.dirname, 'suites');
+  const harness = { page, test, expect, runCommand, showViews, panelFrame, shot, statusText, waitForStatus, workspace, repo };
+  for (const file of fs.existsSync(suites) ? fs.readdirSync(suites).filter((f) => f.endsWith('.mjs')).sort() : []) {
+    const suite = await import(path.join(suites, file));
+    await suite.default(harness);
+  }
 } catch (e) {
   console.log(`  ✘ harness: ${e?.stack ?? e}`);
   results.push({ name: 'harness', ok: false, error: e });
