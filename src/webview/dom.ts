@@ -1,7 +1,9 @@
 /** Small DOM helpers shared by the panel's panes (no innerHTML: every text is a text node). */
 
-/** A token figure with a space between thousands, or a dash when there is none. */
-export const fmt = (n: number | undefined) => (n === undefined ? '–' : Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' '));
+import { formatTokens } from '../core/format';
+
+/** A token figure (the one formatter of every surface), or a dash when there is none. */
+export const fmt = (n: number | undefined) => formatTokens(n);
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string | undefined)[]): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatTokens } from '../../core/format';
 import { Disposable } from '../disposable';
 
 /** A tree node as plain data: the view files build these from state with pure functions. */
@@ -58,7 +59,7 @@ export function group(id: string, label: string, children: Node[], icon?: string
 
 export function tokens(n: number | undefined, approximate = false): string {
   if (n === undefined) return '';
-  return `${approximate ? '~' : ''}${Math.round(n).toLocaleString('en-US').replace(/,/g, ' ')} tok`;
+  return `${formatTokens(n, !approximate)} tok`;
 }
 
 export function escapeMd(text: string): string {
