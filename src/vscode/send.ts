@@ -6,7 +6,7 @@ import { num } from '../core/report/trace';
 import { writeRecord } from '../core/report/record';
 import { sendLoop } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
-import { appendSessionEvents } from '../core/sources/session-store';
+import { appendSessionEvents } from '../core/session/file';
 import { loadSnapshot, loadTask, SESSION_FILE, type SnapshotOptions } from '../core/sources/snapshot';
 import type { SessionEvent } from '../core/types';
 import type { AssemblyState } from './assembly';

@@ -1,11 +1,9 @@
-import { stringify } from 'yaml';
-import { classify, clauses, coverage, words } from '../session/claims';
-import { constraintsInPlay, keepsConstraint, type Constraint } from '../session/constraints';
-import { emptySummary, LIST_FIELDS, type SessionSummary } from '../session/schema';
-import type { SessionEvent } from '../types';
-import type { EventGroup } from './session';
-
-export type { SessionSummary } from '../session/schema';
+import { classify, clauses, coverage, REQUEST, words } from './claims';
+import { constraintsInPlay, keepsConstraint, type Constraint } from './constraints';
+import type { SessionEvent } from './event';
+import type { EventGroup } from './group';
+import { emptySummary, LIST_FIELDS, type SessionSummary } from './schema';
+import { phraseMatcher, VOCABULARY } from './vocabulary';
 
 /** What the fallback needs besides the events: the constraints to carry and the paths that exist. */
 export interface FallbackContext {
@@ -16,11 +14,11 @@ export interface FallbackContext {
 export const FALLBACK_PRODUCER = 'extractive';
 export const FALLBACK_LABEL = 'extractive fallback (no model configured): sentences copied from the events, not rewritten';
 
-/** A user's directive, or an assistant saying what it drops or keeps. */
-const USER_DECISION = /\b(must|keep|never|don'?t|do not|no,|not in|forget|stop|belongs?|only|instead|decided|decision|agreed)\b/i;
-const ASSISTANT_DECISION = /\b(dropping|abandon(ed|ing)?|decided|no revert|will keep|keeping)\b/i;
-const FACT = /\b(confirmed|verified|established|reproduced|shows?|is required|do(es)? not send|returns?|rejects?|because|cause|added|removed|fails?|failed|all|marked)\b/i;
-const REQUEST = /^(can|could|would|will) you\b|^please\b/i;
+/** A user's directive, or an assistant saying what it drops or keeps; an assistant statement of evidence (vocabulary.ts). */
+const USER_DECISION = phraseMatcher(VOCABULARY.userDecision);
+const ASSISTANT_DECISION = phraseMatcher(VOCABULARY.assistantDecision);
+const FACT = phraseMatcher(VOCABULARY.fact);
+const FAILURE = phraseMatcher(VOCABULARY.failure, true);
 const PATH = /(?:^|[\s(`'"[])((?:[\w.-]+\/)*[\w.-]+\.(?:md|log|java|kt|ts|tsx|js|py|go|rs|yaml|yml|json|xml|txt))\b/g;
 const MAX_ITEM = 240;
 
@@ -45,7 +43,7 @@ function resolvePath(mention: string, known: string[]): string | undefined {
 function actionText(call: SessionEvent, result: SessionEvent | undefined): string {
   const args = call.text.replace(/\s+/g, ' ').trim();
   const first = result?.text.split('\n')[0].trim() ?? '';
-  const outcome = !result ? ' (no result recorded)' : /^(error|fatal|failed)\b/i.test(first) ? ` → failed: ${first}` : '';
+  const outcome = !result ? ' (no result recorded)' : FAILURE.test(first) ? ` → failed: ${first}` : '';
   return `Ran ${call.tool ?? 'a tool'} (${call.call_id}) ${args}${outcome}`;
 }
 
@@ -103,21 +101,4 @@ export function extractiveFallback(groups: EventGroup[], context: FallbackContex
     if (!keepsConstraint(c, items)) summary.decisions.push(`${c.text} (${c.source})`);
   }
   return { summary, leftOut };
-}
-
-/** A stored summary of the oldest events, extended by a summary of the events folded since. */
-export function mergeSummaries(base: SessionSummary, extra: SessionSummary): SessionSummary {
-  const out: SessionSummary = { ...base, ...Object.fromEntries(LIST_FIELDS.map((f) => [f, [...base[f]]])) } as SessionSummary;
-  for (const f of LIST_FIELDS) {
-    if (f === 'next_step') continue;
-    for (const item of extra[f]) if (!out[f].includes(item)) out[f].push(item);
-  }
-  out.next_step = extra.next_step.length > 0 ? [...extra.next_step] : out.next_step;
-  return out;
-}
-
-/** The summary as the model reads it: a labelled YAML document. */
-export function renderSummary(summary: SessionSummary, header?: string): string {
-  const body = stringify(summary, { lineWidth: 0 }).trim();
-  return header ? `# ${header}\n${body}` : body;
 }
