@@ -1,6 +1,6 @@
 import { stem } from '../relevance/terms';
 import type { SessionEvent } from './event';
-import { phraseMatcher, VOCABULARY } from './vocabulary';
+import { LEXICON, type Lexicon } from './vocabulary';
 
 /**
  * Claims: the clauses of session events, each classified by how it is worded. The extractive fallback and the
@@ -18,26 +18,18 @@ export interface Claim {
   words: Set<string>;
 }
 
-/** A "?" that ends a word or a sentence: the clause asks something. */
-const QUESTION = /\?(?=\s|$|["')\]])/;
-const UNCERTAIN_WORDS = phraseMatcher(VOCABULARY.uncertain);
-
 /** A question or an unconfirmed claim (vocabulary.ts `uncertain`, or a question mark). */
-export const UNCERTAIN = { test: (text: string) => QUESTION.test(text) || UNCERTAIN_WORDS.test(text) };
-
+export const UNCERTAIN = LEXICON.uncertain;
 /** A plan, draft or next step (vocabulary.ts `proposal`). */
-export const PROPOSAL = phraseMatcher(VOCABULARY.proposal);
-
+export const PROPOSAL = LEXICON.proposal;
 /** A request to the agent worded as a question ("can you look at…") is not an open question. */
-export const REQUEST = phraseMatcher(VOCABULARY.request, true);
-
-const STOP = new Set<string>(VOCABULARY.stopWords);
+export const REQUEST = LEXICON.request;
 
 /** The content words of a text, stemmed. */
 export function words(text: string): Set<string> {
   const out = new Set<string>();
   for (const raw of text.toLowerCase().split(/[^a-z0-9_]+/)) {
-    if ((raw.length < 2 && !/\d/.test(raw)) || STOP.has(raw)) continue;
+    if ((raw.length < 2 && !/\d/.test(raw)) || LEXICON.stopWords.has(raw)) continue;
     out.add(stem(raw));
   }
   return out;
@@ -51,18 +43,24 @@ export function coverage(a: Set<string>, b: Set<string>): number {
   return hit / a.size;
 }
 
+/**
+ * Where a clause ends: after `.`, `!` or `?` and a space (a sentence may start with a lower-case identifier such as
+ * `views.py` or `go test`), except after a common abbreviation; and after a semicolon.
+ */
+const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no)\.)(?<=[.!?])\s+(?=\S)|(?<=;)\s+/i;
+
 /** Split prose into clauses: sentences, and the parts of a sentence joined by semicolons. */
 export function clauses(text: string): string[] {
   return text
     .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=["'`(A-Z])|(?<=;)\s+/)
+    .split(SENTENCE_END)
     .map((s) => s.trim())
     .filter((s) => s.length > 3);
 }
 
-export function classify(text: string): ClaimKind {
-  if (UNCERTAIN.test(text) && !REQUEST.test(text)) return 'hypothesis';
-  if (PROPOSAL.test(text)) return 'proposal';
+export function classify(text: string, lexicon: Lexicon = LEXICON): ClaimKind {
+  if (lexicon.uncertain.test(text) && !lexicon.request.test(text)) return 'hypothesis';
+  if (lexicon.proposal.test(text)) return 'proposal';
   return 'statement';
 }
 

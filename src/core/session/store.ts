@@ -57,9 +57,11 @@ export function editorStore(root: string, storageDir: string): SessionStore {
   const file = path.join(storageDir, 'session.jsonl');
   const seed = workspaceStore(root);
   const exists = () => fs.existsSync(file);
+  // The copy starts as the workspace's session and its summary records, so nothing replayed changes by copying.
   const ensure = () => {
     if (exists()) return;
     fs.mkdirSync(storageDir, { recursive: true });
+    if (fs.existsSync(seed.summariesFile)) fs.copyFileSync(seed.summariesFile, summaryStorePath(file));
     fs.writeFileSync(file, fs.existsSync(seed.file) ? fs.readFileSync(seed.file) : '');
   };
   return {

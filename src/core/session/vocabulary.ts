@@ -25,9 +25,15 @@ export const VOCABULARY = {
     'must', 'keep', 'never', "don't", 'dont', 'do not', 'no,', 'not in', 'forget', 'stop', 'belongs', 'belong', 'only', 'instead',
     'decided', 'decision', 'agreed',
   ],
+  /** A user clause that opens with a directive (a negation or an imperative verb): a decision. Matched at the start. */
+  directiveStart: [
+    'no', 'not', 'never', "don't", 'do not', 'use', 'keep', 'leave', 'put', 'give', 'point', 'fix', 'add', 'move', 'link', 'make',
+    'go with', 'stick with', 'switch', 'avoid', 'skip', 'drop', 'remove', 'rename', 'prefer',
+  ],
   /** An assistant acknowledging a directive or saying what it keeps or abandons: the clause is a decision. */
   assistantDecision: [
-    'dropping', 'abandon', 'abandoned', 'abandoning', 'decided', 'no revert', 'will keep', 'keeping',
+    'dropping', 'abandon', 'abandoned', 'abandoning', 'decided', 'no revert', 'will keep', 'keeping', 'understood', 'agreed',
+    'got it', 'ok,', 'okay,', 'switching to', 'sticking with', 'going with', 'will not', "won't",
   ],
   /** An assistant statement that reports evidence: the clause is an established fact. */
   fact: [
@@ -47,14 +53,53 @@ export const VOCABULARY = {
   ).split(' '),
 } as const;
 
-export type VocabularyClass = Exclude<keyof typeof VOCABULARY, 'stopWords'>;
+export type Vocabulary = { readonly [K in keyof typeof VOCABULARY]: readonly string[] };
+
+/** A compiled class: tests a clause (or, for `request` and `failure`, its start). */
+export interface Matcher {
+  test(text: string): boolean;
+}
+
+export interface Lexicon {
+  uncertain: Matcher;
+  proposal: Matcher;
+  request: Matcher;
+  userDecision: Matcher;
+  directiveStart: Matcher;
+  assistantDecision: Matcher;
+  fact: Matcher;
+  failure: Matcher;
+  stopWords: ReadonlySet<string>;
+}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One class as a whole-phrase matcher; `anchored` matches at the start of the text only. */
 export function phraseMatcher(phrases: readonly string[], anchored = false): RegExp {
+  if (phrases.length === 0) return /(?!)/;
   const parts = [...phrases]
     .sort((a, b) => b.length - a.length)
     .map((p) => `${/^\w/.test(p) ? '\\b' : ''}${escape(p).replace(/'/g, "['’]")}${/\w$/.test(p) ? '\\b' : ''}`);
   return new RegExp(`${anchored ? '^' : ''}(?:${parts.join('|')})`, 'i');
 }
+
+/** A "?" that ends a word or a sentence: the clause asks something, whatever the vocabulary says. */
+const QUESTION = /\?(?=\s|$|["')\]])/;
+
+export function compileVocabulary(v: Vocabulary): Lexicon {
+  const uncertain = phraseMatcher(v.uncertain);
+  return {
+    uncertain: { test: (text) => QUESTION.test(text) || uncertain.test(text) },
+    proposal: phraseMatcher(v.proposal),
+    request: phraseMatcher(v.request, true),
+    userDecision: phraseMatcher(v.userDecision),
+    directiveStart: phraseMatcher(v.directiveStart, true),
+    assistantDecision: phraseMatcher(v.assistantDecision),
+    fact: phraseMatcher(v.fact),
+    failure: phraseMatcher(v.failure, true),
+    stopWords: new Set(v.stopWords),
+  };
+}
+
+/** The built-in vocabulary, compiled once. */
+export const LEXICON = compileVocabulary(VOCABULARY);
