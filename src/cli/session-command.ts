@@ -3,10 +3,11 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../core/errors';
-import { num } from '../core/report/trace';
+import { formatNumber as num } from '../core/format';
 import { compactSession, editSummary, previewCompaction, type CompactionPreview } from '../core/session/compaction';
 import { sessionWorkspace } from '../core/session/maintenance';
-import { appendSummaryRecord, readSummaryStore, undoRecord } from '../core/session/summary-store';
+import { workspaceStore } from '../core/session/store';
+import { readSummaryStore, undoRecord } from '../core/session/summary-store';
 import { loadPolicy } from '../core/sources/snapshot';
 import type { Warning } from '../core/types';
 
@@ -44,24 +45,24 @@ export function sessionCommand(argv: string[], stdout: (s: string) => void, now:
   if (typeof v.workspace !== 'string') throw new InputError(`session ${action}: --workspace DIR is required`);
   const root = path.resolve(v.workspace);
   const policy = loadPolicy(root, v.policy as string | undefined);
-  const { input, storeFile, storeLabel, warnings } = sessionWorkspace(root, policy, v.session as string | undefined);
+  const { input, store: sessionStore, storeLabel, warnings } = sessionWorkspace(root, policy, workspaceStore(root, v.session as string | undefined));
   const store = { records: input.records };
   let message = '';
   if (action === 'compact') {
     const { record } = compactSession(input, now());
-    appendSummaryRecord(storeFile, record);
+    sessionStore.appendSummary(record);
     message = `Stored summary ${record.id} (${record.producer}) of ${record.covers.from}…${record.covers.to} in ${storeLabel}`;
   } else if (action === 'edit') {
     if (typeof v.file !== 'string') throw new InputError('session edit: --file SUMMARY.(json|yaml) is required');
     const record = editSummary(input, readSummaryFile(v.file), now(), storeLabel);
-    appendSummaryRecord(storeFile, record);
+    sessionStore.appendSummary(record);
     message = `Stored edit ${record.id} of ${record.based_on} in ${storeLabel}`;
   } else if (action === 'undo') {
     const record = undoRecord(store.records, now(), storeLabel);
-    appendSummaryRecord(storeFile, record);
+    sessionStore.appendSummary(record);
     message = `Undid summary ${record.target} (record ${record.id} in ${storeLabel})`;
   }
-  const after = readSummaryStore(storeFile, storeLabel);
+  const after = readSummaryStore(sessionStore.summariesFile, storeLabel);
   const preview = previewCompaction({ ...input, records: after.records });
   if (v.json) stdout(JSON.stringify({ action, message: message || undefined, preview: preview ?? null, warnings }) + '\n');
   else stdout(renderPreview(preview, input.source, input.events.length, warnings, message));

@@ -1,3 +1,4 @@
+import type { SessionEvent } from './session/event';
 /**
  * The vocabulary of the chain (see DESIGN.md). Plain data only: every stage takes and returns these.
  */
@@ -20,18 +21,7 @@ export type BlockKind =
 /** Where the text came from, written into the provenance tag. */
 export type Trust = 'harness' | 'user' | 'project-rule' | 'project-document' | 'project-source' | 'tool-output' | 'session';
 
-export type SessionEventType = 'user' | 'assistant' | 'tool_call' | 'tool_result';
-
-export interface SessionEvent {
-  id: string;
-  ts?: string;
-  type: SessionEventType;
-  text: string;
-  call_id?: string;
-  tool?: string;
-  /** 1-based line in the stored session file, for error messages and the manifest. */
-  line?: number;
-}
+export type { SessionEvent, SessionEventType } from './session/event';
 
 /** Metadata read from front matter or extracted from the text. */
 export interface BlockMeta {

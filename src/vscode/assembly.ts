@@ -7,6 +7,7 @@ import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { maxInput, type Policy } from '../core/policy';
 import type { WireShape } from '../core/providers/shape';
 import { writeRecord } from '../core/report/record';
+import { editorSessionStore, type SessionStore } from '../core/session/store';
 import { loadPolicy, type Pin, type SnapshotOptions } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 import { readSettings, type Settings } from './settings';
@@ -118,7 +119,7 @@ export class AssemblyService extends Disposable {
       try {
         const snapshot = this.snapshotOptions(settings);
         policy = snapshot.policy;
-        const res = await this.worker.run({ snapshot, options: { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings) } });
+        const res = await this.worker.run({ snapshot, options: { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings), sessionStore: this.sessionStore.ref() } });
         if (!res.ok) {
           const error = revive(res.error);
           if (error instanceof ContextBudgetExceeded) state = { kind: 'refused', snapshot: res.error.snapshot, error, policy, settings, at };
@@ -139,14 +140,13 @@ export class AssemblyService extends Disposable {
   /** The inputs of one assembly: the workspace, the task, the policy with overrides, the pins. */
   snapshotOptions(settings: Settings): SnapshotOptions & { root: string; policy: Policy } {
     if (!this.root) throw new InputError('open a folder first', 'workspace');
-    const stored = this.sessionStore;
     return {
       root: this.root,
       task: this.task.current()?.trim() || this.taskFromSettings(settings),
       cwd: this.root,
       policy: this.policy(settings),
       pins: this.pins(),
-      sessionFile: fs.existsSync(stored) ? stored : undefined,
+      sessionFile: this.sessionStore.snapshotFile(),
       editor: editorSignals(this.root),
       // Git reads the workspace's own config; in a restricted workspace it is not run at all (as VS Code's Git does).
       ...(vscode.workspace.isTrusted ? {} : { changes: false as const }),
@@ -154,12 +154,13 @@ export class AssemblyService extends Disposable {
   }
 
   /**
-   * The session this editor keeps, in the extension's storage (append-only JSON lines). Until the first send it does
-   * not exist and the workspace's own `.context/session.jsonl`, if any, is replayed; the first send starts from a
-   * copy of it, so the workspace file is never written.
+   * The session this editor replays and records into: in a trusted workspace the workspace's own
+   * `.context/session.jsonl`, the file `ctxctl` reads, so both build the same request; in restricted mode the
+   * workspace is never written and the editor keeps its own copy (the manifest's session.store says which).
    */
-  get sessionStore(): string {
-    return path.join(this.storageDir, 'session.jsonl');
+  get sessionStore(): SessionStore {
+    if (!this.root) throw new InputError('open a folder first', 'workspace');
+    return editorSessionStore(this.root, this.storageDir, vscode.workspace.isTrusted);
   }
 
   /** The policy file with the settings' envelope overrides (and a model's own window, when one is known). */

@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext) {
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
   const chat = registerChat(context, service, storageDir, panel);
-  const comparison = registerCompare({ context, root, panel: () => panel, task: task.current, sessionFile: () => (fs.existsSync(service.sessionStore) ? service.sessionStore : undefined) });
+  const comparison = registerCompare({ context, root, panel: () => panel, task: task.current, sessionFile: () => service.sessionStore.snapshotFile() });
   const checks = sub(new ChecksTests());
   void checks.discover();
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatNumber } from '../core/format';
 import { maxInput, type Policy } from '../core/policy';
 import { AnthropicProvider } from '../core/providers/anthropic';
 import { OpenAIProvider } from '../core/providers/openai';
@@ -31,7 +32,7 @@ export async function summaryFromModel(input: CompactionInput, folded: string[],
   const serialized = JSON.stringify(body);
   const tokens = counterFor(encodingForModel(settings.model, settings.encoding).encoding).count(serialized);
   const limit = Math.min(maxInput(policy), provider.limits?.maxInputTokens ?? Infinity);
-  if (tokens > limit) throw new Error(`the summary request needs ${tokens} tokens but max_input is ${limit}: not sent (use the extractive summary, or keep fewer recent groups)`);
+  if (tokens > limit) throw new Error(`the summary request needs ${formatNumber(tokens)} tokens but max_input is ${formatNumber(limit)}: not sent (use the extractive summary, or keep fewer recent groups)`);
   const controller = new AbortController();
   const sub = token.onCancellationRequested(() => controller.abort());
   try {

@@ -6,8 +6,8 @@ import { num } from '../core/report/trace';
 import { writeRecord } from '../core/report/record';
 import { sendLoop } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
-import { appendSessionEvents } from '../core/sources/session-store';
-import { loadSnapshot, loadTask, SESSION_FILE, type SnapshotOptions } from '../core/sources/snapshot';
+import type { SessionStore } from '../core/session/store';
+import { loadSnapshot, loadTask, type SnapshotOptions } from '../core/sources/snapshot';
 import type { SessionEvent } from '../core/types';
 import type { AssemblyState } from './assembly';
 import { requireModel, VscodeLmProvider } from './lm';
@@ -20,7 +20,7 @@ export interface SendInput {
   /** The same inputs the preview was assembled from. */
   snapshot: SnapshotOptions & { policy: Policy };
   /** The editor's session store, where the exchange is recorded after a successful send. */
-  sessionStore: string;
+  sessionStore: SessionStore;
   /** dist/send-worker.js: the HTTP providers' loop runs there. */
   sendWorkerScript: string;
   secrets: vscode.SecretStorage;
@@ -49,24 +49,13 @@ interface Outcome {
   events: SessionEvent[];
 }
 
-/** Create the editor's session store on first use, as a copy of the workspace's stored session when there is one. */
-export function ensureSessionStore(store: string, seed: string | undefined): void {
-  if (fs.existsSync(store)) return;
-  fs.mkdirSync(path.dirname(store), { recursive: true });
-  fs.writeFileSync(store, seed && fs.existsSync(seed) ? fs.readFileSync(seed) : '');
-}
-
-/**
- * Record the exchange in the editor's session store: the task, the loop's tool calls and results, the answer.
- * The first time, the store starts as a copy of the workspace's stored session, which is never written.
- */
-export function recordExchange(store: string, seed: string | undefined, task: string, outcome: Pick<Outcome, 'answer' | 'events'>, now: Date): void {
-  ensureSessionStore(store, seed);
+/** Record the exchange in the editor's session store: the task, the loop's tool calls and results, the answer. */
+export function recordExchange(store: SessionStore, task: string, outcome: Pick<Outcome, 'answer' | 'events'>, now: Date): void {
   const ts = now.toISOString();
   const stamp = ts.replace(/[-:.TZ]/g, '');
   const events: SessionEvent[] = [{ id: `u${stamp}`, ts, type: 'user', text: task }, ...outcome.events];
   if (outcome.answer) events.push({ id: `a${stamp}`, ts, type: 'assistant', text: outcome.answer });
-  appendSessionEvents(store, events);
+  store.append(events);
 }
 
 /** vscode.lm lives in this process, so its loop runs here; the model call is what takes the time. */
@@ -78,6 +67,7 @@ async function sendWithVscodeLm(input: SendInput, signal: AbortSignal, onNotice:
     model: input.settings.model,
     encoding: input.settings.encoding,
     summaries: workspaceSummaries(snapshot.root, input.snapshot.sessionFile),
+    sessionStore: input.sessionStore.ref(),
     signal,
     onText: input.onText,
     onNotice,
@@ -124,6 +114,7 @@ export async function sendRequest(input: SendInput): Promise<string> {
           provider: { id: settings.provider, apiKey: await apiKeyFor(settings, input.secrets), baseUrl: settings.baseUrl || undefined },
           model: settings.model,
           encoding: settings.encoding,
+          sessionStore: input.sessionStore.ref(),
         },
         { onText: input.onText, onNotice, signal: controller.signal },
       );
@@ -131,7 +122,7 @@ export async function sendRequest(input: SendInput): Promise<string> {
     }
     writeRecord(input.outputDir, { request: outcome.sent, manifest: outcome.manifest, trace: outcome.trace });
     if (outcome.error) throw outcome.error;
-    recordExchange(input.sessionStore, path.join(input.snapshot.root, SESSION_FILE), loadTask(input.snapshot.root, input.snapshot.task, input.snapshot.cwd).text, outcome, new Date());
+    recordExchange(input.sessionStore, loadTask(input.snapshot.root, input.snapshot.task, input.snapshot.cwd).text, outcome, new Date());
     return `${settings.provider} · ${settings.model} · ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} · stopped: ${outcome.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
   } finally {
     sub.dispose();

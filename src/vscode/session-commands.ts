@@ -2,12 +2,9 @@ import * as vscode from 'vscode';
 import { parse as parseYaml } from 'yaml';
 import { compactSession, editSummary, previewCompaction } from '../core/session/compaction';
 import { sessionWorkspace } from '../core/session/maintenance';
-import { appendSummaryRecord, undoRecord } from '../core/session/summary-store';
-import * as path from 'node:path';
-import { SESSION_FILE } from '../core/sources/snapshot';
+import { undoRecord } from '../core/session/summary-store';
 import type { AssemblyService } from './assembly';
 import { summaryFromModel } from './model-summary';
-import { ensureSessionStore } from './send';
 import { readSettings } from './settings';
 
 const EDIT_HEADER = '# Context Control: edit this session summary, then run "Context Control: Store Edited Session Summary".\n# It is validated before it is stored: a hypothesis may not become a fact, pinned constraints must stay.\n';
@@ -15,11 +12,13 @@ const EDIT_HEADER = '# Context Control: edit this session summary, then run "Con
 /** Compact now, edit and undo the session summary from the editor, through the same core functions as `ctxctl session`. */
 export function registerSessionCommands(context: vscode.ExtensionContext, service: AssemblyService, pins: () => Parameters<typeof sessionWorkspace>[3]) {
   const secrets = context.secrets;
-  /** Summaries live beside the editor's session store, which starts as a copy of the workspace's session. */
+  /**
+   * Summaries live beside the session the editor replays: the workspace's own (what `ctxctl session` acts on) in a
+   * trusted workspace; in restricted mode the editor's copy, so nothing is written to the workspace.
+   */
   const workspace = () => {
     const root = service.workspaceRoot;
     if (!root) throw new Error('open a folder first');
-    ensureSessionStore(service.sessionStore, path.join(root, SESSION_FILE));
     return sessionWorkspace(root, service.policy(readSettings()), service.sessionStore, pins());
   };
   const run =
@@ -61,7 +60,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
           fromModel = { summary, producer: `model:${settings.model}` };
         }
         const { record } = compactSession(ws.input, new Date(), fromModel);
-        appendSummaryRecord(ws.storeFile, record);
+        ws.store.appendSummary(record);
         await done(`stored summary ${record.id} of ${record.covers.from}…${record.covers.to} (${record.producer}).`);
       }),
     ),
@@ -83,7 +82,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
         }
         const ws = workspace();
         const record = editSummary(ws.input, parseYaml(editor.document.getText()), new Date(), ws.storeLabel);
-        appendSummaryRecord(ws.storeFile, record);
+        ws.store.appendSummary(record);
         await done(`stored your edit as ${record.id}.`);
       }),
     ),
@@ -92,7 +91,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
       run(async () => {
         const ws = workspace();
         const record = undoRecord(ws.input.records, new Date(), ws.storeLabel);
-        appendSummaryRecord(ws.storeFile, record);
+        ws.store.appendSummary(record);
         await done(`undid summary ${record.target}.`);
       }),
     ),

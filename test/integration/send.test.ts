@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, assembleTicket } from './api';
+import { api, assembleTicket, root } from './api';
 
 /** An OpenAI-compatible server on 127.0.0.1 that records the bytes it receives and streams a short answer. */
 function fakeOpenAI(): Promise<{ url: string; bodies: string[]; close: () => void }> {
@@ -47,8 +47,8 @@ suite('sending', () => {
       assert.equal(manifest.budget.final, preview.assembly.manifest.budget.final);
       assert.ok(manifest.budget.final <= manifest.budget.max_input);
       assert.match(fs.readFileSync(path.join(dir, 'trace.txt'), 'utf8'), /FINAL REQUEST/);
-      // The exchange is recorded in the editor's session store, after the workspace's own 24 events.
-      const events = fs.readFileSync(path.join(a.service.outputDir, 'session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      // The exchange is recorded in the workspace's session (trusted: the file ctxctl replays), after its own 24 events.
+      const events = fs.readFileSync(path.join(root(), '.context', 'session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       assert.deepEqual(events.slice(-2).map((e) => e.type), ['user', 'assistant']);
       assert.equal(events.at(-1).text, 'The controller rejects legacy payloads.');
       assert.equal(events.length, 26);

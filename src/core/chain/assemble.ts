@@ -8,6 +8,7 @@ import { displayPath, type Snapshot } from '../sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from '../tokens';
 import { linesOf } from '../sources/scan';
 import { constraintsFrom } from '../session/constraints';
+import type { SessionStoreRef } from '../session/report';
 import type { SummaryRecord } from '../session/summary-store';
 import { mergeDecisions, type Block, type Decision, type Decisions, type Warning } from '../types';
 import { collect, makeBlock } from './collect';
@@ -39,6 +40,8 @@ export interface AssembleOptions {
   offloadStore?: OffloadStore;
   /** The workspace's full-text index, kept between calls and updated file by file; default: built for this call. */
   relevanceIndex?: RelevanceIndex;
+  /** Which session store the snapshot's events came from, for the manifest (default: read from the session source). */
+  sessionStore?: SessionStoreRef;
 }
 
 export interface Assembly {
@@ -83,6 +86,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     knownSources: snapshot.files.map((f) => f.path),
     summaries: options.summaries?.records,
     tokenizer,
+    store: options.sessionStore,
   });
 
   const protectedBlocks = [...pruned.value.kept.filter(isProtected), ...(session.value.summary ? [session.value.summary] : [])].map(exact);

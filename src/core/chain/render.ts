@@ -3,7 +3,7 @@ import type { ToolDefinition } from '../tools';
 import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind } from '../types';
 import { attrs, escapeContent } from './escape';
-import { replayMessages } from './replay';
+import { replayMessages } from '../session/replay';
 import { safeId } from './safe-id';
 
 export { attrs, escapeAttr, escapeContent, escapeXml } from './escape';

@@ -1,5 +1,5 @@
 import type { NeutralRequest, ToolCall } from '../chain/render';
-import type { AttemptRecord } from './retry';
+import type { ProviderError } from './errors';
 import type { WireShape } from './shape';
 
 /**
@@ -79,4 +79,16 @@ export interface ProviderResult {
 /** A result with the attempts it took (retry.ts). */
 export interface SendResult extends ProviderResult {
   attempts: AttemptRecord[];
+}
+
+/** One attempt at sending, as the trace shows it. */
+export interface AttemptRecord {
+  attempt: number;
+  outcome: 'ok' | ProviderError['kind'];
+  status?: number;
+  /** What the attempt's failure said (scrubbed), when it failed. */
+  message?: string;
+  /** The wait before the next attempt, and why. */
+  waitMs?: number;
+  waitReason?: 'Retry-After' | 'backoff';
 }

@@ -1,5 +1,7 @@
 import { formatMs, ProviderError } from './errors';
-import type { PreparedRequest, Provider, ProviderResult, SendOptions, SendResult } from './provider';
+import type { AttemptRecord, PreparedRequest, Provider, ProviderResult, SendOptions, SendResult } from './provider';
+
+export type { AttemptRecord } from './provider';
 
 /**
  * Retries on 429 and 5xx with exponential backoff, honouring Retry-After. Time is injected (`Clock`), so tests never
@@ -45,18 +47,6 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-
-/** One attempt at sending, as the trace shows it. */
-export interface AttemptRecord {
-  attempt: number;
-  outcome: 'ok' | ProviderError['kind'];
-  status?: number;
-  /** What the attempt's failure said (scrubbed), when it failed. */
-  message?: string;
-  /** The wait before the next attempt, and why. */
-  waitMs?: number;
-  waitReason?: 'Retry-After' | 'backoff';
-}
 
 export function backoffMs(retry: number, policy: RetryPolicy): number {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);

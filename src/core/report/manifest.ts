@@ -1,5 +1,5 @@
 import type { RequestRedaction } from '../chain/render';
-import type { SessionReport } from '../chain/session';
+import type { SessionReport } from '../session/report';
 import { PLACEHOLDER_RE, redactDeep } from '../redact/apply';
 import type { Snapshot } from '../sources/snapshot';
 import type { TaskSignals } from '../task/analyze';

@@ -38,6 +38,7 @@ export interface SendLoopOptions {
   /** Where offloaded tool results go (default: the policy's offload folder in the workspace; the host passes its storage). */
   offload?: OffloadStore;
   summaries?: AssembleOptions['summaries'];
+  sessionStore?: AssembleOptions['sessionStore'];
   onText?: (delta: string) => void;
   onStep?: (step: StepRecord) => void;
   /** Retries, rebuilds and the step limit, as one-line notices. */
@@ -106,7 +107,7 @@ export async function sendLoop(snapshot: Snapshot, options: SendLoopOptions): Pr
   const build = () =>
     assemble(
       { ...snapshot, policy, session: [...snapshot.session, ...events], sessionSource: snapshot.sessionSource ?? LOOP_SESSION_SOURCE },
-      { model, shape: provider.shape, stream: provider.streams, encoding: options.encoding, tokenizer: options.tokenizer, now, summaries: options.summaries, offloadStore: store },
+      { model, shape: provider.shape, stream: provider.streams, encoding: options.encoding, tokenizer: options.tokenizer, now, summaries: options.summaries, sessionStore: options.sessionStore, offloadStore: store },
     );
   const finish = (stopped: Stopped, error?: SendOutcome['error']): SendOutcome => {
     const last = steps[steps.length - 1];

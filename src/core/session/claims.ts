@@ -1,4 +1,6 @@
-import type { SessionEvent } from '../types';
+import { stem } from '../relevance/terms';
+import type { SessionEvent } from './event';
+import { LEXICON, type Lexicon } from './vocabulary';
 
 /**
  * Claims: the clauses of session events, each classified by how it is worded. The extractive fallback and the
@@ -16,41 +18,18 @@ export interface Claim {
   words: Set<string>;
 }
 
-export const UNCERTAIN =
-  /\?(?=\s|$|["')\]])|\b(may|might|maybe|perhaps|possibly|probably|presumably|likely|unlikely|not (yet )?confirmed|unconfirmed|unverified|hypothes[ie]s|unclear|suspect(s|ed)?|doubts?|wonder|assum(e|es|ed|ption)|open question|(stays|remains|still) open|open(?=:)|not sure|whether|to be (checked|confirmed|verified))\b/i;
-
-export const PROPOSAL =
-  /\b(propos(e|es|ed|al)|draft|suggest(s|ed|ion)?|should|could|would|will|shall|plan(s|ned)? to|going to|intend(s|ed)? to|next|let'?s|i'll|we'll|todo|to do)\b/i;
-
+/** A question or an unconfirmed claim (vocabulary.ts `uncertain`, or a question mark). */
+export const UNCERTAIN = LEXICON.uncertain;
+/** A plan, draft or next step (vocabulary.ts `proposal`). */
+export const PROPOSAL = LEXICON.proposal;
 /** A request to the agent worded as a question ("can you look at…") is not an open question. */
-const REQUEST = /^(can|could|would|will) you\b|^please\b/i;
-
-const STOP = new Set(
-  ('a an the and or but of to in on at for from by with as is are was were be been being it its this that these those there ' +
-    'i we you he she they me us my our your so if then than also just not no yet do does did has have had may might maybe ' +
-    'perhaps possibly probably could would should will shall can must need about into out up which who what when where why ' +
-    'how all any some more very confirmed unconfirmed e.g etc now').split(' '),
-);
-
-/** A light, consistent stem: the same word in its usual inflections maps to one key ("uses", "used" → "us"). */
-export function stem(word: string): string {
-  if (/\d/.test(word)) return word;
-  let w = word;
-  if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'y';
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 3 && w.endsWith('ed')) w = w.slice(0, -2);
-  if (w.length > 2 && w.at(-1) === w.at(-2) && /[bcdfghjklmnpqrstvwxz]/.test(w.at(-1) ?? '')) w = w.slice(0, -1);
-  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
-  return w;
-}
+export const REQUEST = LEXICON.request;
 
 /** The content words of a text, stemmed. */
 export function words(text: string): Set<string> {
   const out = new Set<string>();
   for (const raw of text.toLowerCase().split(/[^a-z0-9_]+/)) {
-    if ((raw.length < 2 && !/\d/.test(raw)) || STOP.has(raw)) continue;
+    if ((raw.length < 2 && !/\d/.test(raw)) || LEXICON.stopWords.has(raw)) continue;
     out.add(stem(raw));
   }
   return out;
@@ -64,18 +43,24 @@ export function coverage(a: Set<string>, b: Set<string>): number {
   return hit / a.size;
 }
 
+/**
+ * Where a clause ends: after `.`, `!` or `?` and a space (a sentence may start with a lower-case identifier such as
+ * `views.py` or `go test`), except after a common abbreviation; and after a semicolon.
+ */
+const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no)\.)(?<=[.!?])\s+(?=\S)|(?<=;)\s+/i;
+
 /** Split prose into clauses: sentences, and the parts of a sentence joined by semicolons. */
 export function clauses(text: string): string[] {
   return text
     .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=["'`(A-Z])|(?<=;)\s+/)
+    .split(SENTENCE_END)
     .map((s) => s.trim())
     .filter((s) => s.length > 3);
 }
 
-export function classify(text: string): ClaimKind {
-  if (UNCERTAIN.test(text) && !REQUEST.test(text)) return 'hypothesis';
-  if (PROPOSAL.test(text)) return 'proposal';
+export function classify(text: string, lexicon: Lexicon = LEXICON): ClaimKind {
+  if (lexicon.uncertain.test(text) && !lexicon.request.test(text)) return 'hypothesis';
+  if (lexicon.proposal.test(text)) return 'proposal';
   return 'statement';
 }
 

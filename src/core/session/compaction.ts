@@ -1,14 +1,14 @@
 import { makeBlock } from '../chain/collect';
-import { renderSummary } from '../chain/compact';
 import { wrap } from '../chain/render';
-import { groupEvents, renderGroup, replayStart, summaryHeader, type EventGroup } from '../chain/session';
 import { InputError } from '../errors';
 import type { Policy } from '../policy';
 import { estimateTokens, type Tokenizer } from '../tokens';
-import type { SessionEvent } from '../types';
 import type { Constraint } from './constraints';
+import type { SessionEvent } from './event';
 import { foldGroups, labelOf, type Fold } from './fold';
-import type { SessionSummary } from './schema';
+import { groupEvents, renderGroup, splitGroups, type EventGroup } from './group';
+import { renderSummary, type SessionSummary } from './schema';
+import { summaryHeader } from './select';
 import { activeSummary, compactRecord, editRecord, liveSummaries, rangeLabel, rangeOf, type StoredSummary, type SummaryRecord } from './summary-store';
 import { validateSummary, type Validation } from './validate';
 
@@ -56,8 +56,7 @@ interface Plan {
 
 function plan(input: CompactionInput): Plan {
   const { groups, orphans } = groupEvents(input.events, input.source);
-  const start = replayStart(groups, input.policy);
-  return { older: groups.slice(0, start), recent: groups.slice(start), orphans };
+  return { ...splitGroups(groups, input.policy), orphans };
 }
 
 function foldContext(input: CompactionInput) {

@@ -1,6 +1,6 @@
-import { extractiveFallback, FALLBACK_LABEL, FALLBACK_MAX_ITEMS, FALLBACK_PRODUCER, mergeSummaries, type FallbackContext } from '../chain/compact';
-import type { EventGroup } from '../chain/session';
-import type { SessionSummary } from './schema';
+import { extractiveFallback, FALLBACK_LABEL, FALLBACK_MAX_ITEMS, FALLBACK_PRODUCER, type FallbackContext } from './extractive';
+import type { EventGroup } from './group';
+import { mergeSummaries, type SessionSummary } from './schema';
 import { rangeLabel, rangeOf, type StoredSummary, type SummaryRange } from './summary-store';
 import { validateSummary, type Validation } from './validate';
 

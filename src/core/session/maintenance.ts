@@ -6,34 +6,37 @@ import { counterFor } from '../tokens';
 import type { Warning } from '../types';
 import type { CompactionInput } from './compaction';
 import { constraintsFrom } from './constraints';
+import type { SessionStore } from './store';
 import { readSummaryStore, summaryStorePath } from './summary-store';
 
 export interface SessionWorkspace {
   input: CompactionInput;
-  storeFile: string;
+  /** Where compact, edit and undo records go (store.appendSummary) and are read back from (store.summariesFile). */
+  store: SessionStore;
   storeLabel: string;
   warnings: Warning[];
 }
 
 /**
- * What preview, compact, edit and undo of the session summary need, read from a workspace: the events, the
- * summary store beside them, the constraints of the pinned and mandatory blocks, and the paths that exist.
- * Shared by `ctxctl session` and the editor's commands.
+ * What preview, compact, edit and undo of the session summary need, read from a workspace's session store: the
+ * events, the summary records beside them, the constraints of the pinned and mandatory blocks, and the paths that
+ * exist. Shared by `ctxctl session` and the editor's commands, so both act on the same store.
  */
-export function sessionWorkspace(root: string, policy: Policy, sessionFile?: string, pins: Pin[] = []): SessionWorkspace {
+export function sessionWorkspace(root: string, policy: Policy, store: SessionStore, pins: Pin[] = []): SessionWorkspace {
+  const sessionFile = store.snapshotFile();
   const file = sessionFile ? path.resolve(sessionFile) : path.join(root, SESSION_FILE);
   const snapshot = loadSnapshot({ root, task: 'session maintenance', policy, sessionFile, pins, changes: false });
-  const storeFile = summaryStorePath(file);
-  const storeLabel = displayPath(root, storeFile);
-  const store = readSummaryStore(storeFile, storeLabel);
+  const replayed = summaryStorePath(file);
+  const records = readSummaryStore(replayed, displayPath(root, replayed));
   const input: CompactionInput = {
     events: snapshot.session,
     source: displayPath(root, file),
     policy,
-    records: store.records,
+    records: records.records,
     constraints: constraintsFrom(collect(snapshot).value.blocks),
     knownSources: snapshot.files.map((f) => f.path),
     tokenizer: counterFor('o200k_base'),
   };
-  return { input, storeFile, storeLabel, warnings: [...snapshot.warnings.filter((w) => w.source === input.source), ...store.warnings] };
+  const storeLabel = displayPath(root, store.summariesFile);
+  return { input, store, storeLabel, warnings: [...snapshot.warnings.filter((w) => w.source === input.source), ...records.warnings] };
 }

@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 /** Seed 000's structured summary, its JSON schema (sent to the model), and the schema check run before reuse. */
 export interface SessionSummary {
   objective: string;
@@ -58,4 +59,21 @@ export function checkSchema(value: unknown): { summary?: SessionSummary; errors:
   summary.objective = v.objective as string;
   for (const field of LIST_FIELDS) summary[field] = [...(v[field] as string[])];
   return { summary, errors };
+}
+
+/** A stored summary of the oldest events, extended by a summary of the events folded since. */
+export function mergeSummaries(base: SessionSummary, extra: SessionSummary): SessionSummary {
+  const out: SessionSummary = { ...base, ...Object.fromEntries(LIST_FIELDS.map((f) => [f, [...base[f]]])) } as SessionSummary;
+  for (const f of LIST_FIELDS) {
+    if (f === 'next_step') continue;
+    for (const item of extra[f]) if (!out[f].includes(item)) out[f].push(item);
+  }
+  out.next_step = extra.next_step.length > 0 ? [...extra.next_step] : out.next_step;
+  return out;
+}
+
+/** The summary as the model reads it: a labelled YAML document. */
+export function renderSummary(summary: SessionSummary, header?: string): string {
+  const body = stringify(summary, { lineWidth: 0 }).trim();
+  return header ? `# ${header}\n${body}` : body;
 }

@@ -15,7 +15,7 @@ import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { readPinsFile, resolvePinFiles, PINS_FILE, type StoredPin } from './pins';
 import { redactLines } from './secrets';
 import { withoutSecrets } from '../redact/apply';
-import { readSessionChecked } from './session-store';
+import { readSessionChecked } from '../session/file';
 import { packagesOf } from './packages';
 import { resolveSupersession } from './supersession';
 import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';

@@ -1,6 +1,7 @@
 import type { AssembleOptions, Assembly } from '../../core/chain/assemble';
 import type { OversizedBlock } from '../../core/errors';
 import type { Snapshot, SnapshotOptions } from '../../core/sources/snapshot';
+import type { SessionStoreRef } from '../../core/session/report';
 import type { SessionEvent } from '../../core/types';
 
 /** The snapshot as the views need it: plain data that crosses a thread (no line readers). */
@@ -42,6 +43,7 @@ export type SendWorkerIn =
       provider: { id: 'openai' | 'anthropic'; apiKey?: string; baseUrl?: string };
       model: string;
       encoding?: string;
+      sessionStore?: SessionStoreRef;
     }
   | { type: 'cancel'; id: number };
 

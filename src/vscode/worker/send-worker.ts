@@ -29,6 +29,7 @@ parentPort?.on('message', async (m: SendWorkerIn) => {
       model: m.model,
       encoding: m.encoding,
       summaries: workspaceSummaries(snapshot.root, m.snapshot.sessionFile),
+      sessionStore: m.sessionStore,
       signal: controller.signal,
       onText: (text) => post({ type: 'text', id: m.id, text }),
       onNotice: (message) => post({ type: 'notice', id: m.id, message }),

@@ -4,7 +4,7 @@ import { render } from '../../../src/core/chain/render';
 import { safeId } from '../../../src/core/chain/safe-id';
 import { toAnthropicBody } from '../../../src/core/providers/anthropic-shape';
 import { toOpenAIBody } from '../../../src/core/providers/openai-shape';
-import { parseSession } from '../../../src/core/sources/session-store';
+import { parseSession } from '../../../src/core/session/file';
 import type { SessionEvent } from '../../../src/core/types';
 import { block } from '../helpers';
 

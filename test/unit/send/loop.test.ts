@@ -100,7 +100,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
         ['ladder 2: dropped the oldest session events', '.context/session.jsonl#e1'],
       ],
     );
-    assert.deepEqual(two.manifest.session, { stored: 4, kept_raw: 3, compacted: 0, omitted: 1 });
+    assert.deepEqual(two.manifest.session, { stored: 4, kept_raw: 3, compacted: 0, omitted: 1, store: { kind: 'workspace', path: '.context/session.jsonl' } });
     assert.ok(two.manifest.budget.final <= 2100);
     assert.ok(s.received[1].body.includes('loop-s1-result1'), 'the newest group (the tool call and its result) survived');
     assert.equal(two.manifest.budget.final, counter.count(s.received[1].body));

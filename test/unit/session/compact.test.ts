@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractiveSummary, FALLBACK_MAX_ITEMS, mergeSummaries, renderSummary } from '../../../src/core/chain/compact';
-import { groupEvents, replayStart, selectSession } from '../../../src/core/chain/session';
+import { selectSession } from '../../../src/core/chain/session';
+import { extractiveSummary, FALLBACK_MAX_ITEMS } from '../../../src/core/session/extractive';
+import { groupEvents, replayStart } from '../../../src/core/session/group';
 import { defaultPolicy } from '../../../src/core/policy';
-import { emptySummary } from '../../../src/core/session/schema';
+import { emptySummary, mergeSummaries, renderSummary } from '../../../src/core/session/schema';
 import { validateSummary } from '../../../src/core/session/validate';
 import type { SessionEvent } from '../../../src/core/types';
 import { EXAMPLE_PATHS, exampleEvents } from './fixtures';

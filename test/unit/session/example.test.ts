@@ -32,7 +32,7 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
       '',
     ].join('\n'));
     assert.deepEqual(plain.manifest.session, {
-      stored: 24, kept_raw: 8, compacted: 16, omitted: 0,
+      stored: 24, kept_raw: 8, compacted: 16, omitted: 0, store: { kind: 'workspace', path: '.context/session.jsonl' },
       summary: {
         status: 'accepted', producer: 'extractive', range: 'e01…e16', events: 16, groups: 12,
         label: 'extractive fallback (no model configured): sentences copied from the events, not rewritten', tokens_before: 2144, tokens_after: 773,
@@ -65,7 +65,7 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.equal(a.manifest.session.summary?.status, 'rejected');
     assert.deepEqual(a.manifest.session.summary?.reasons, [why]);
     const { summary: _info, ...counts } = a.manifest.session;
-    assert.deepEqual(counts, { stored: 24, kept_raw: 24, compacted: 0, omitted: 0 });
+    assert.deepEqual(counts, { stored: 24, kept_raw: 24, compacted: 0, omitted: 0, store: { kind: 'workspace', path: '.context/session.jsonl' } });
     assert.ok(a.trace.includes(`  summary of e01…e16 REJECTED, raw events kept: ${why}\n`));
     assert.ok(!a.neutral.messages[0].content.includes('<session-summary'));
     assert.ok(a.neutral.messages.some((m) => m.role === 'user' && /^<turn source="\.context\/session\.jsonl" line="15" id="e15" role="user" trust="session">\nNo, keep validation of provided values\./.test(m.content)), 'e15 is replayed raw');

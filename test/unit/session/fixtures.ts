@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { groupEvents, replayStart } from '../../../src/core/chain/session';
+import { groupEvents, replayStart } from '../../../src/core/session/group';
 import { defaultPolicy } from '../../../src/core/policy';
 import type { SessionSummary } from '../../../src/core/session/schema';
-import { parseSession } from '../../../src/core/sources/session-store';
+import { parseSession } from '../../../src/core/session/file';
 import type { SessionEvent } from '../../../src/core/types';
 import { EXAMPLE } from '../helpers';
 

@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { assemble } from '../../../src/core/chain/assemble';
 import { emptySummary } from '../../../src/core/session/schema';
 import { rangeOf, type SummaryRecord } from '../../../src/core/session/summary-store';
-import { appendSessionEvents, parseSession } from '../../../src/core/sources/session-store';
+import { appendSessionEvents, parseSession } from '../../../src/core/session/file';
 import { loadSnapshot, type Pin } from '../../../src/core/sources/snapshot';
 import { jsonl, SESSION_SOURCE, tempWorkspace } from './fixtures';
 

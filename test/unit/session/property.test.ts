@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupEvents, selectSession } from '../../../src/core/chain/session';
+import { selectSession } from '../../../src/core/chain/session';
+import { groupEvents } from '../../../src/core/session/group';
 import { defaultPolicy, type Policy } from '../../../src/core/policy';
 import type { Block } from '../../../src/core/types';
 import { session, sessionPolicy } from '../property-chain';

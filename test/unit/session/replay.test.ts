@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupEvents, replayStart, selectSession } from '../../../src/core/chain/session';
+import { selectSession } from '../../../src/core/chain/session';
+import { groupEvents, replayStart } from '../../../src/core/session/group';
 import { defaultPolicy, type Policy } from '../../../src/core/policy';
 import { rangeOf, type SummaryRecord } from '../../../src/core/session/summary-store';
 import type { SessionEvent } from '../../../src/core/types';
@@ -59,7 +60,7 @@ describe('selectSession on the example', () => {
     assert.deepEqual(r.value.groups.map((b) => b.source), ['e17', 'e19', 'e20', 'e22', 'e23', 'e24'].map((id) => `${SESSION_SOURCE}#${id}`));
     assert.deepEqual(r.value.groups.map((b) => b.meta.events?.map((e) => e.id)), [['e17', 'e18'], ['e19'], ['e20', 'e21'], ['e22'], ['e23'], ['e24']]);
     const { summary: info, ...counts } = r.value.report;
-    assert.deepEqual(counts, { stored: 24, kept_raw: 8, compacted: 16, omitted: 0 });
+    assert.deepEqual(counts, { stored: 24, kept_raw: 8, compacted: 16, omitted: 0, store: { kind: 'workspace', path: '.context/session.jsonl' } });
     assert.equal(info?.status, 'accepted');
     assert.equal(info?.range, 'e01…e16');
     assert.equal(r.value.summary?.kind, 'session_summary');
@@ -100,7 +101,7 @@ describe('selectSession on the example', () => {
     assert.equal(r.value.summary, undefined);
     assert.equal(r.value.groups.length, 18);
     const { summary: info, ...counts } = r.value.report;
-    assert.deepEqual(counts, { stored: 24, kept_raw: 24, compacted: 0, omitted: 0 });
+    assert.deepEqual(counts, { stored: 24, kept_raw: 24, compacted: 0, omitted: 0, store: { kind: 'workspace', path: '.context/session.jsonl' } });
     assert.equal(info?.status, 'rejected');
     const reason = `established_facts[0] "The mobile client still uses v1 of the API." states as a fact what e15 only raises as a hypothesis or question: "Also, Store Ops says the mobile client may still use v1 of the API — not confirmed, I've asked the mobile team."`;
     assert.deepEqual(r.decisions.rejected?.map((d) => [d.source, d.kind, d.reason]), [[SESSION_SOURCE, 'session_summary', `summary rejected, raw events kept for this call: ${reason}`]]);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { escapeXml } from '../../../src/core/chain/render';
-import { groupEvents, renderGroup } from '../../../src/core/chain/session';
+import { groupEvents, renderGroup } from '../../../src/core/session/group';
 import { InputError } from '../../../src/core/errors';
 import { defaultPolicy } from '../../../src/core/policy';
 import { compactSession, editSummary, previewCompaction, type CompactionInput } from '../../../src/core/session/compaction';
@@ -11,7 +11,7 @@ import {
   activeSummary, appendSummaryRecord, compactRecord, editRecord, liveSummaries, parseSummaryStore, rangeOf, readSummaryStore, summaryStorePath, undoRecord,
   type SummaryRecord,
 } from '../../../src/core/session/summary-store';
-import { appendSessionEvents, parseSession, readSessionFile } from '../../../src/core/sources/session-store';
+import { appendSessionEvents, parseSession, readSessionFile } from '../../../src/core/session/file';
 import { counter } from '../helpers';
 import { EXAMPLE_PATHS, exampleEvents, faithfulSummary, jsonl, SESSION_SOURCE, tempWorkspace } from './fixtures';
 

@@ -1,26 +1,21 @@
-import { stringify } from 'yaml';
-import { classify, clauses, coverage, words } from '../session/claims';
-import { constraintsInPlay, keepsConstraint, type Constraint } from '../session/constraints';
-import { emptySummary, LIST_FIELDS, type SessionSummary } from '../session/schema';
-import type { SessionEvent } from '../types';
-import type { EventGroup } from './session';
-
-export type { SessionSummary } from '../session/schema';
+import { classify, clauses, coverage, words } from './claims';
+import { constraintsInPlay, keepsConstraint, type Constraint } from './constraints';
+import type { SessionEvent } from './event';
+import type { EventGroup } from './group';
+import { emptySummary, LIST_FIELDS, type SessionSummary } from './schema';
+import { LEXICON, type Lexicon } from './vocabulary';
 
 /** What the fallback needs besides the events: the constraints to carry and the paths that exist. */
 export interface FallbackContext {
   constraints: Constraint[];
   knownSources: string[];
+  /** The compiled vocabulary (default: vocabulary.ts); tests pass a reduced one to check the summariser is general. */
+  lexicon?: Lexicon;
 }
 
 export const FALLBACK_PRODUCER = 'extractive';
 export const FALLBACK_LABEL = 'extractive fallback (no model configured): sentences copied from the events, not rewritten';
 
-/** A user's directive, or an assistant saying what it drops or keeps. */
-const USER_DECISION = /\b(must|keep|never|don'?t|do not|no,|not in|forget|stop|belongs?|only|instead|decided|decision|agreed)\b/i;
-const ASSISTANT_DECISION = /\b(dropping|abandon(ed|ing)?|decided|no revert|will keep|keeping)\b/i;
-const FACT = /\b(confirmed|verified|established|reproduced|shows?|is required|do(es)? not send|returns?|rejects?|because|cause|added|removed|fails?|failed|all|marked)\b/i;
-const REQUEST = /^(can|could|would|will) you\b|^please\b/i;
 const PATH = /(?:^|[\s(`'"[])((?:[\w.-]+\/)*[\w.-]+\.(?:md|log|java|kt|ts|tsx|js|py|go|rs|yaml|yml|json|xml|txt))\b/g;
 const MAX_ITEM = 240;
 
@@ -42,11 +37,40 @@ function resolvePath(mention: string, known: string[]): string | undefined {
   return endings.length === 1 ? endings[0] : undefined;
 }
 
-function actionText(call: SessionEvent, result: SessionEvent | undefined): string {
+function actionText(call: SessionEvent, result: SessionEvent | undefined, lex: Lexicon): string {
   const args = call.text.replace(/\s+/g, ' ').trim();
   const first = result?.text.split('\n')[0].trim() ?? '';
-  const outcome = !result ? ' (no result recorded)' : /^(error|fatal|failed)\b/i.test(first) ? ` → failed: ${first}` : '';
+  const outcome = !result ? ' (no result recorded)' : lex.failure.test(first) ? ` → failed: ${first}` : '';
   return `Ran ${call.tool ?? 'a tool'} (${call.call_id}) ${args}${outcome}`;
+}
+
+/** "And link ADR-0009", "Also, keep…": the directive starts after the conjunction. */
+const LEADING_CONJUNCTION = /^(?:and|also|but|then|so|plus)\b,?\s*/i;
+
+/** One word, then a comma or a colon: the shape of an acknowledgement ("Understood, …", "Agreed, …", "Noted: …"). */
+const ACKNOWLEDGEMENT = /^[A-Za-z]+[,:](?=\s|$)/;
+
+/** The event just before: its type, and whether it was a user's directive (held a decision). */
+interface Before {
+  type?: SessionEvent['type'];
+  directive: boolean;
+}
+
+/**
+ * Where one clause of a user or assistant event goes. By wording first (vocabulary.ts), then by position: the
+ * first clause of an assistant's answer to a directive is its acknowledgement ("Understood, no revert."), a
+ * decision; an assistant statement right after a tool result reports what the tool showed, evidence.
+ */
+function placeClause(c: string, type: 'user' | 'assistant', first: boolean, before: Before, lex: Lexicon): 'decisions' | 'established_facts' | 'unresolved_questions' | 'next_step' | undefined {
+  if (lex.request.test(c)) return undefined;
+  const kind = classify(c, lex);
+  if (kind === 'hypothesis') return 'unresolved_questions';
+  if (type === 'user') return lex.userDecision.test(c) || lex.directiveStart.test(c.replace(LEADING_CONJUNCTION, '')) ? 'decisions' : undefined;
+  if (kind === 'proposal') return 'next_step';
+  if (lex.assistantDecision.test(c)) return 'decisions';
+  // The answer to a directive opens with its acknowledgement: "Understood, …", "Noted: …", or a clause that reports no evidence.
+  if (first && before.directive && (ACKNOWLEDGEMENT.test(c) || !lex.fact.test(c))) return 'decisions';
+  return before.type === 'tool_result' || lex.fact.test(c) ? 'established_facts' : undefined;
 }
 
 /**
@@ -65,29 +89,31 @@ export const FALLBACK_MAX_SOURCES = 12;
 /** The fallback and how many older items it left out to stay within FALLBACK_MAX_ITEMS per list. */
 export function extractiveFallback(groups: EventGroup[], context: FallbackContext): { summary: SessionSummary; leftOut: number } {
   const events = groups.flatMap((g) => g.events);
+  const lex = context.lexicon ?? LEXICON;
   const summary = emptySummary();
   const firstUser = events.find((e) => e.type === 'user');
   const opening = firstUser ? clauses(firstUser.text)[0] ?? firstUser.text.trim() : '';
   summary.objective = clip(opening || 'Continue the session.');
   let lastProposal: string | undefined;
+  let before: Before = { directive: false };
   for (const e of events) {
     for (const m of e.text.matchAll(PATH)) {
       const known = resolvePath(m[1], context.knownSources);
       if (known && !summary.sources.includes(known)) summary.sources.push(known);
     }
-    if (e.type === 'tool_call') {
-      add(summary.completed_actions, actionText(e, events.find((r) => r.type === 'tool_result' && r.call_id === e.call_id)));
-      continue;
+    if (e.type === 'tool_call') add(summary.completed_actions, actionText(e, events.find((r) => r.type === 'tool_result' && r.call_id === e.call_id), lex));
+    let directive = false;
+    const type = e.type;
+    if (type === 'user' || type === 'assistant') {
+      clauses(e.text).forEach((c, i) => {
+        if (e === firstUser && c === opening) return;
+        const place = placeClause(c, type, i === 0, before, lex);
+        if (place === 'next_step') lastProposal = c;
+        else if (place) add(summary[place], c);
+        directive ||= type === 'user' && place === 'decisions';
+      });
     }
-    if (e.type === 'tool_result') continue;
-    for (const c of clauses(e.text)) {
-      if (e === firstUser && c === opening) continue;
-      const kind = REQUEST.test(c) ? 'request' : classify(c);
-      if (kind === 'hypothesis') add(summary.unresolved_questions, c);
-      else if (kind === 'proposal' && e.type === 'assistant') lastProposal = c;
-      else if (kind === 'statement' && e.type === 'assistant' && FACT.test(c)) add(summary.established_facts, c);
-      else if (kind !== 'request' && (e.type === 'user' ? USER_DECISION : ASSISTANT_DECISION).test(c)) add(summary.decisions, c);
-    }
+    before = { type: e.type, directive };
   }
   if (lastProposal) summary.next_step.push(clip(lastProposal));
   let leftOut = 0;
@@ -103,21 +129,4 @@ export function extractiveFallback(groups: EventGroup[], context: FallbackContex
     if (!keepsConstraint(c, items)) summary.decisions.push(`${c.text} (${c.source})`);
   }
   return { summary, leftOut };
-}
-
-/** A stored summary of the oldest events, extended by a summary of the events folded since. */
-export function mergeSummaries(base: SessionSummary, extra: SessionSummary): SessionSummary {
-  const out: SessionSummary = { ...base, ...Object.fromEntries(LIST_FIELDS.map((f) => [f, [...base[f]]])) } as SessionSummary;
-  for (const f of LIST_FIELDS) {
-    if (f === 'next_step') continue;
-    for (const item of extra[f]) if (!out[f].includes(item)) out[f].push(item);
-  }
-  out.next_step = extra.next_step.length > 0 ? [...extra.next_step] : out.next_step;
-  return out;
-}
-
-/** The summary as the model reads it: a labelled YAML document. */
-export function renderSummary(summary: SessionSummary, header?: string): string {
-  const body = stringify(summary, { lineWidth: 0 }).trim();
-  return header ? `# ${header}\n${body}` : body;
 }

@@ -1,6 +1,6 @@
-import type { Block, SessionEvent } from '../types';
-import { attrs, escapeContent } from './escape';
-import type { RequestMessage } from './render';
+import { attrs, escapeContent } from '../chain/escape';
+import type { Block } from '../types';
+import type { SessionEvent } from './event';
 
 /**
  * A replayed session group as messages. Session text is data: a replayed user or assistant event keeps its role,
@@ -11,6 +11,18 @@ import type { RequestMessage } from './render';
  * The tool results follow their assistant tool_calls message directly, as the OpenAI API requires; a call that
  * never got a result is replayed before them as a text turn, never as a dangling call.
  */
+
+/**
+ * A replayed message: the shape of chain/render's RequestMessage, written out here because render imports this
+ * file (an import back would be a cycle). The compiler checks that render can push it as a RequestMessage.
+ */
+export interface ReplayedMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  toolCallId?: string;
+  blocks: string[];
+}
 
 /** The session file of a group block (`<file>#<first event id>`). */
 function sessionFile(block: Block, events: SessionEvent[]): string {
@@ -36,10 +48,10 @@ function toolCallArguments(text: string): string {
   return JSON.stringify({ input: text });
 }
 
-export function replayMessages(block: Block): RequestMessage[] {
+export function replayMessages(block: Block): ReplayedMessage[] {
   const events: SessionEvent[] = block.meta.events ?? [];
   const file = sessionFile(block, events);
-  const out: RequestMessage[] = [];
+  const out: ReplayedMessage[] = [];
   const answered = new Set(events.filter((e) => e.type === 'tool_result').map((e) => e.call_id));
   for (const e of events) {
     if (e.type === 'user' || e.type === 'assistant') out.push({ role: e.type, content: turn(file, e, e.text), blocks: [block.id] });

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import { InputError } from '../errors';
-import { fsReason, specialKind } from './scan';
-import type { SessionEvent, SessionEventType, Warning } from '../types';
+import { fsReason, specialKind } from '../sources/scan';
+import type { Warning } from '../types';
+import type { SessionEvent, SessionEventType } from './event';
 import { safeId, SAFE_ID } from '../chain/safe-id';
 import { holdsSecret, redact } from '../redact/apply';
 
@@ -86,6 +87,9 @@ export function readSessionFile(file: string, label: string): { events: SessionE
 
 /** Append events to a stored session. The store is append-only: replay never rewrites it. */
 export function appendSessionEvents(file: string, events: SessionEvent[]): void {
+  // Never open a FIFO, device or symlink for writing: only a regular file, or a new one, is appended to.
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (st && !st.isFile()) throw new InputError('is not a regular file: the session events were not stored', file);
   const lines = events.map((e) => JSON.stringify({ id: e.id, ts: e.ts, type: e.type, text: e.text, call_id: e.call_id, tool: e.tool }));
   fs.appendFileSync(file, lines.map((l) => l + '\n').join(''));
 }
