@@ -72,7 +72,8 @@ export function fill(input: FillInput): StageResult<Filled> {
 
 /** Which limit bound: the tool-results zone cap when it is the tighter one, else the whole budget. */
 function overflowReason(block: Block, remaining: number, toolRoom: number): string {
-  if (block.kind !== 'tool_result') return `did not fit the budget (${remaining} tokens left): in the index, available on demand`;
+  // Whether it is then in the index is for the manifest to say (report/derive.ts), from the index sent.
+  if (block.kind !== 'tool_result') return `did not fit the budget (${remaining} tokens left)`;
   const where = `the full output stays at ${block.meta.trim?.reference ?? block.source}`;
   return toolRoom < remaining
     ? `not sent: over the tool-results zone cap (${toolRoom} tokens left in the zone, ${block.tokens} needed even trimmed); ${where}`
