@@ -22,7 +22,7 @@ describe('a cache-friendly request (issue 18, requirement 5)', () => {
     assert.equal(a.prefix_tokens, b.prefix_tokens);
     assert.equal(b.changed, false);
     assert.notEqual(ticket.serialized, other.serialized, 'the requests differ after the prefix');
-    assert.match(other.trace, /stable prefix [\d ]+ tokens \([0-9a-f]{16}\), unchanged since the previous call/);
+    assert.match(other.trace, /stable prefix [\d\u202f]+ tokens \([0-9a-f]{16}\), unchanged since the previous call/);
   });
 
   it('the prefix is the start of the first user message, byte for byte, in both requests', () => {
