@@ -10,7 +10,7 @@ import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base'];
 
-/** The counter the chain is given. Injected, so tests and hosts can bring their own (e.g. vscode.lm countTokens). */
+/** The counter the chain is given: synchronous, injected (tests bring their own). vscode.lm's countTokens is async, so it cannot be this counter; the send loop uses it as a final check of the assembled request. */
 export interface Tokenizer {
   readonly encoding: string;
   count(text: string): number;

@@ -52,6 +52,10 @@ export interface BlockMeta {
   excerpt?: string;
   /** When enforce trimmed a tool result again: the trimmer's account of what the new text holds. */
   retrimNote?: string;
+  /** For the index block: the paths its text lists, in order. */
+  listed?: string[];
+  /** The user's override for this source (`.context/` overrides, `--include` / `--exclude`). */
+  override?: 'include' | 'exclude';
 }
 
 export interface Block {

@@ -1,5 +1,5 @@
 import { ContextBudgetExceeded } from '../errors';
-import type { Block, Decision } from '../types';
+import type { Block, Decision, StageResult } from '../types';
 
 export interface EnforceInput {
   blocks: Block[];
@@ -17,7 +17,6 @@ export interface Enforced {
   final: number;
   /** Exact count of the request holding only the protected zone. */
   mandatory: number;
-  steps: Decision[];
   /** Blocks the ladder removed, in order. */
   removed: Block[];
 }
@@ -29,13 +28,16 @@ export function isProtected(block: Block): boolean {
 
 const DOCUMENT_KINDS = new Set(['document', 'decision', 'source_code']);
 const MIN_TOOL_TOKENS = 40;
+const LADDER4_WHAT: Partial<Record<Block['kind'], string>> = { index: 'block: the index of documents available on demand', tool_result: 'tool result' };
 
 /**
  * Seed 000's enforce_request_budget, on the exact count of the serialized request. Degrade in order until it fits:
  * 1 trim the largest tool result, 2 drop the oldest session group, 3 replace a document by its summary,
  * 4 drop the lowest-priority document, 5 refuse. Protected blocks are never touched; a group is never split.
+ * Its decisions are the ladder's steps (`degraded`), each with its step number (`ladder`) and, for a block the step
+ * removed, `dropped: true`; a refusal is a ContextBudgetExceeded naming the protected blocks.
  */
-export function enforce(input: EnforceInput): Enforced {
+export function enforce(input: EnforceInput): StageResult<Enforced> {
   const protectedBlocks = input.blocks.filter(isProtected);
   const mandatory = input.countRequest(protectedBlocks);
   if (mandatory > input.maxInput) {
@@ -69,12 +71,12 @@ export function enforce(input: EnforceInput): Enforced {
           continue;
         }
         replace(largest, smaller);
-        return { source: largest.source, kind: largest.kind, reason: 'ladder 1: trimmed the largest tool result', tokens_before: largest.tokens, tokens: smaller.tokens };
+        return { source: largest.source, kind: largest.kind, reason: 'ladder 1: trimmed the largest tool result', ladder: 1, tokens_before: largest.tokens, tokens: smaller.tokens };
       }
       const oldest = blocks.filter((b) => b.kind === 'session_group').sort((a, b) => (a.meta.groupIndex ?? 0) - (b.meta.groupIndex ?? 0))[0];
       if (oldest) {
         remove(oldest);
-        return { source: oldest.source, kind: oldest.kind, reason: 'ladder 2: dropped the oldest session events', tokens: oldest.tokens, events: oldest.meta.events?.length ?? 0 };
+        return { source: oldest.source, kind: oldest.kind, reason: 'ladder 2: dropped the oldest session events', ladder: 2, dropped: true, tokens: oldest.tokens, events: oldest.meta.events?.length ?? 0 };
       }
       const byPriority = (a: Block, b: Block) => a.priority - b.priority || b.tokens - a.tokens;
       const full = blocks.filter((b) => DOCUMENT_KINDS.has(b.kind) && !b.meta.summarized && !isProtected(b)).sort(byPriority);
@@ -82,13 +84,13 @@ export function enforce(input: EnforceInput): Enforced {
         const summary = input.summarize(doc);
         if (summary.tokens >= doc.tokens) continue;
         replace(doc, summary);
-        return { source: doc.source, kind: doc.kind, reason: 'ladder 3: replaced the document by its summary', tokens_before: doc.tokens, tokens: summary.tokens };
+        return { source: doc.source, kind: doc.kind, reason: 'ladder 3: replaced the document by its summary', ladder: 3, tokens_before: doc.tokens, tokens: summary.tokens };
       }
       const droppable = blocks.filter((b) => (DOCUMENT_KINDS.has(b.kind) || b.kind === 'tool_result' || b.kind === 'index') && !isProtected(b)).sort(byPriority);
       const lowest = droppable[0];
       if (lowest) {
         remove(lowest);
-        return { source: lowest.source, kind: lowest.kind, reason: 'ladder 4: dropped the lowest-priority document', tokens: lowest.tokens };
+        return { source: lowest.source, kind: lowest.kind, reason: `ladder 4: dropped the lowest-priority ${LADDER4_WHAT[lowest.kind] ?? 'document'}`, ladder: 4, dropped: true, tokens: lowest.tokens };
       }
       return undefined;
     })();
@@ -100,5 +102,5 @@ export function enforce(input: EnforceInput): Enforced {
     final = input.countRequest(blocks);
     steps.push({ ...step, request_before: before, request_after: final });
   }
-  return { blocks, final, mandatory, steps, removed };
+  return { value: { blocks, final, mandatory, removed }, decisions: { degraded: steps } };
 }

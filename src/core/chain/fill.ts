@@ -19,6 +19,8 @@ export interface FillInput {
   available: number;
   /** Per-zone caps (tool results). */
   toolResultsCap: number;
+  /** Trim a tool result again to at most `maxTokens` (its digest); undefined when it cannot shrink that far. */
+  shrink?: (block: Block, maxTokens: number) => Block | undefined;
 }
 
 /**
@@ -36,17 +38,12 @@ export function fill(input: FillInput): StageResult<Filled> {
   for (const whole of ordered) {
     const isTool = whole.kind === 'tool_result';
     const section = whole.kind === 'decision' && whole.tokens > remaining ? decisionSection(whole) : undefined;
-    const block = section && section.tokens <= remaining ? section : whole;
-    if (block.tokens > remaining || (isTool && block.tokens > toolRoom)) {
+    const room = isTool ? Math.min(toolRoom, remaining) : remaining;
+    const shrunk = isTool && whole.tokens > room && input.shrink ? input.shrink(whole, room) : undefined;
+    const block = section && section.tokens <= remaining ? section : shrunk && shrunk.tokens <= room ? shrunk : whole;
+    if (block.tokens > room) {
       overflow.push(block);
-      notes.push({
-        source: block.source,
-        kind: block.kind,
-        reason: isTool
-          ? `not sent: over the tool-results zone cap (${Math.min(toolRoom, remaining)} tokens left); the full output stays at ${block.meta.trim?.reference ?? block.source}`
-          : `did not fit the budget (${remaining} tokens left): in the index, available on demand`,
-        tokens: block.tokens,
-      });
+      notes.push({ source: block.source, kind: block.kind, reason: overflowReason(block, remaining, isTool ? toolRoom : Infinity), tokens: block.tokens, limit: isTool && toolRoom < remaining ? 'zone' : 'budget' });
       continue;
     }
     selected.push(block);
@@ -55,14 +52,32 @@ export function fill(input: FillInput): StageResult<Filled> {
   }
   const keptGroups: Block[] = [];
   const droppedGroups: Block[] = [];
+  const omitted: Decision[] = [];
   for (let i = input.groups.length - 1; i >= 0; i--) {
     const g = input.groups[i];
     if (droppedGroups.length === 0 && g.tokens <= remaining) {
       keptGroups.unshift(g);
       remaining -= g.tokens;
-    } else droppedGroups.unshift(g);
+      continue;
+    }
+    const reason =
+      droppedGroups.length === 0
+        ? `session events omitted: ${g.tokens} tokens needed, ${remaining} left of the budget once documents and tool output were placed`
+        : 'session events omitted: older than omitted events (replay has no gaps)';
+    droppedGroups.unshift(g);
+    omitted.unshift({ source: g.source, kind: 'session_group', reason, tokens: g.tokens, events: g.meta.events?.length ?? 0 });
   }
-  return { value: { selected: [...selected, ...keptGroups], overflow, droppedGroups }, decisions: { indexed: notes } };
+  return { value: { selected: [...selected, ...keptGroups], overflow, droppedGroups }, decisions: { indexed: notes.filter((n) => n.kind !== 'tool_result'), rejected: [...notes.filter((n) => n.kind === 'tool_result'), ...omitted] } };
+}
+
+/** Which limit bound: the tool-results zone cap when it is the tighter one, else the whole budget. */
+function overflowReason(block: Block, remaining: number, toolRoom: number): string {
+  // Whether it is then in the index is for the manifest to say (report/derive.ts), from the index sent.
+  if (block.kind !== 'tool_result') return `did not fit the budget (${remaining} tokens left)`;
+  const where = `the full output stays at ${block.meta.trim?.reference ?? block.source}`;
+  return toolRoom < remaining
+    ? `not sent: over the tool-results zone cap (${toolRoom} tokens left in the zone, ${block.tokens} needed even trimmed); ${where}`
+    : `not sent: over the budget (${remaining} tokens left, ${block.tokens} needed even trimmed); ${where}`;
 }
 
 /** Fill order: the priority, scaled by relevance unless the policy (or the file) set the priority. */

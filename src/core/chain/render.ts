@@ -33,6 +33,8 @@ export interface RequestMessage {
   toolCallId?: string;
   /** Ids of the blocks this message carries, for the manifest and the panel. */
   blocks: string[];
+  /** Where the stable prefix ends in `content` (characters): the cache breakpoint of the shapes that mark one. */
+  cacheBreak?: number;
 }
 
 /** The provider-neutral request; a provider file writes it in its wire shape. */
@@ -44,6 +46,8 @@ export interface NeutralRequest {
   maxOutputTokens: number;
   /** Secrets this render redacted, by block source (never part of the wire body). */
   redactions?: RequestRedaction[];
+  /** The workspace's prompt-cache key (a hash, never a path), for the shapes that send one. */
+  cacheKey?: string;
 }
 
 export interface RequestRedaction extends Redaction {
@@ -139,7 +143,13 @@ export function renderIndex(entries: IndexEntry[]): string {
   return `<available-documents>\n${lines.join('\n')}\n</available-documents>`;
 }
 
-/** Stable sort by the design's order; within a slot, higher priority first, then source for determinism. */
+/** The kinds of the stable prefix, byte-identical from call to call until a rule, a pin or the summary changes. */
+export const STABLE_KINDS = new Set<BlockKind>(['system_instructions', 'tool_definitions', 'agents_md', 'pinned', 'session_summary']);
+
+/**
+ * Stable sort by the design's order; within a slot, higher priority first, then source for determinism. The stable
+ * prefix comes first: rules in collect's order (root first, then by depth and path), then pins by path.
+ */
 export function orderBlocks(blocks: Block[]): Block[] {
   return [...blocks].sort((a, b) => {
     const d = ORDER[a.kind] - ORDER[b.kind];
@@ -147,6 +157,7 @@ export function orderBlocks(blocks: Block[]): Block[] {
     if (a.kind === 'session_group') return (a.meta.groupIndex ?? 0) - (b.meta.groupIndex ?? 0);
     // Rules keep the order collect gave them (root first, deeper files later); then the pins.
     if (a.kind === 'agents_md' || b.kind === 'agents_md') return a.kind === b.kind ? 0 : a.kind === 'agents_md' ? -1 : 1;
+    if (a.kind === 'pinned') return a.source.localeCompare(b.source) || a.id.localeCompare(b.id);
     return b.priority - a.priority || a.source.localeCompare(b.source);
   });
 }
@@ -166,9 +177,11 @@ export function render(blocks: Block[], model: string, maxOutputTokens: number):
   const userMessage = (parts: Block[]) => {
     if (parts.length === 0) return;
     const tasks = parts.filter((p) => p.kind === 'current_task');
-    const context = parts.filter((p) => p.kind !== 'current_task');
-    const content = [context.length ? `<working-context>\n${context.map(wrapped).join('\n\n')}\n</working-context>` : '', ...tasks.map(wrapped)].filter(Boolean).join('\n\n');
-    messages.push({ role: 'user', content, blocks: parts.map((p) => p.id) });
+    const context = parts.filter((p) => p.kind !== 'current_task').map(wrapped);
+    const content = [context.length ? `<working-context>\n${context.join('\n\n')}\n</working-context>` : '', ...tasks.map(wrapped)].filter(Boolean).join('\n\n');
+    const stable = parts.filter((p) => STABLE_KINDS.has(p.kind)).length;
+    const cacheBreak = stable > 0 ? '<working-context>\n'.length + context.slice(0, stable).join('\n\n').length : undefined;
+    messages.push({ role: 'user', content, blocks: parts.map((p) => p.id), ...(cacheBreak ? { cacheBreak } : {}) });
   };
   userMessage(ordered.filter((b) => ORDER[b.kind] >= 3 && ORDER[b.kind] <= 5));
   for (const group of ordered.filter((b) => b.kind === 'session_group')) {
@@ -186,7 +199,7 @@ export function render(blocks: Block[], model: string, maxOutputTokens: number):
     model,
     system: clean(system.map((b) => b.text).join('\n\n'), 'builtin:system'),
     messages,
-    tools: hasTools ? TOOL_DEFINITIONS : [],
+    tools: hasTools ? [...TOOL_DEFINITIONS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [],
     maxOutputTokens,
     redactions,
   };

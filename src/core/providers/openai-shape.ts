@@ -7,6 +7,8 @@ export interface OpenAIBody {
   tools?: { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
   max_tokens: number;
   stream?: boolean;
+  /** Routes calls of one workspace to the same prompt cache: a hash of the workspace, never its path. */
+  prompt_cache_key?: string;
 }
 
 export function toOpenAIBody(req: NeutralRequest, stream = false): OpenAIBody {
@@ -25,5 +27,6 @@ export function toOpenAIBody(req: NeutralRequest, stream = false): OpenAIBody {
   const body: OpenAIBody = { model: req.model, messages, max_tokens: req.maxOutputTokens };
   if (req.tools.length) body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   if (stream) body.stream = true;
+  if (req.cacheKey) body.prompt_cache_key = req.cacheKey;
   return body;
 }

@@ -4,6 +4,9 @@ import { PLACEHOLDER_RE, redactDeep } from '../redact/apply';
 import type { Snapshot } from '../sources/snapshot';
 import type { TaskSignals } from '../task/analyze';
 import type { Block, Decision, Decisions, Warning } from '../types';
+import type { CacheReport } from '../chain/request-count';
+import { evidenceLeftOut } from '../chain/trim-share';
+import { deriveSections } from './derive';
 
 export interface Budget {
   window: number;
@@ -14,6 +17,10 @@ export interface Budget {
   mandatory: number;
   /** Exact tokens of the serialized request. Always ≤ max_input. */
   final: number;
+  /** Request framing in no block (JSON keys, roles, the working-context wrapper, separators): final − Σ zones. */
+  overhead: number;
+  /** max_input − final: zones + overhead + free + output_reserve + margin = window. */
+  free: number;
 }
 
 export interface Manifest {
@@ -29,6 +36,8 @@ export interface Manifest {
   request_bytes: number;
   budget: Budget;
   zones: Record<string, number>;
+  /** The stable prefix (tools, system text, rules, pins, session summary) a provider can cache. */
+  cache?: CacheReport;
   selected: Decision[];
   rejected: Decision[];
   trimmed: Decision[];
@@ -69,6 +78,7 @@ export function zoneOf(block: Block): string {
 }
 
 function selectionReason(block: Block, component?: string): string {
+  if (block.meta.override === 'include') return 'included by you';
   if (block.mandatory) return `mandatory (${block.kind})${block.kind === 'agents_md' && block.meta.summary ? `, ${block.meta.summary}` : ''}`;
   const rel = block.meta.relevance;
   const part = `${block.meta.summarized ? ', summary only' : ''}${block.meta.excerpt ? `, ${block.meta.excerpt}` : ''}`;
@@ -94,7 +104,8 @@ export interface ManifestInput {
   snapshot: Snapshot;
   blocks: Block[];
   decisions: Decisions;
-  budget: Budget;
+  budget: Omit<Budget, 'overhead' | 'free'>;
+  /** The session stage's report; the manifest corrects it for the groups actually sent. */
   session: SessionReport;
   model: string;
   encoding: string;
@@ -104,6 +115,9 @@ export interface ManifestInput {
   now: () => Date;
   /** What render's redaction pass caught in the request itself. */
   requestRedactions?: RequestRedaction[];
+  /** The tool-results zone cap, for the warning about evidence left out while the request had room. */
+  toolResultsCap?: number;
+  cache?: CacheReport;
 }
 
 /** The redactions of one call: from the readers' warnings, the placeholders in the tool output sent, and render's pass. */
@@ -120,8 +134,9 @@ function redactionsOf(input: ManifestInput): RedactionEntry[] {
 }
 
 /**
- * The manifest is the concatenation of every stage's decisions, plus what was finally selected. It is written to
- * disk and shown: every string in it passes the redaction rule set (a secret in a file name, a title or an id).
+ * The manifest is a pure function of the blocks sent and the stages' decisions (derive.ts): every entry is true of
+ * the request. It is written to disk and shown: every string in it passes the redaction rule set (a secret in a
+ * file name, a title or an id).
  */
 export function buildManifest(input: ManifestInput): Manifest {
   return redactDeep(manifestOf(input));
@@ -131,6 +146,11 @@ function manifestOf(input: ManifestInput): Manifest {
   const { snapshot, blocks, decisions } = input;
   const zones: Record<string, number> = { protected: 0, session: 0, index: 0, documents: 0, tool_results: 0 };
   for (const b of blocks) zones[zoneOf(b)] += b.tokens;
+  const zoneTotal = Object.values(zones).reduce((n, z) => n + z, 0);
+  const derived = deriveSections(blocks, decisions);
+  const sentEvents = blocks.filter((b) => b.kind === 'session_group').reduce((n, b) => n + (b.meta.events?.length ?? 0), 0);
+  const free = input.budget.max_input - input.budget.final;
+  const warnings = [...decisions.warnings, ...evidenceLeftOut(derived.trimmed, free, input.toolResultsCap ?? 0)];
   const selected: Decision[] = blocks.map((b) => ({
     source: b.source,
     kind: b.kind,
@@ -157,17 +177,18 @@ function manifestOf(input: ManifestInput): Manifest {
     shape: input.shape,
     policy: snapshot.policy.origin,
     request_bytes: input.bytes,
-    budget: input.budget,
+    budget: { ...input.budget, overhead: input.budget.final - zoneTotal, free },
     zones,
+    ...(input.cache ? { cache: input.cache } : {}),
     selected,
-    rejected: decisions.rejected,
-    trimmed: decisions.trimmed,
-    offloaded: decisions.offloaded,
-    indexed: decisions.indexed,
+    rejected: derived.rejected,
+    trimmed: derived.trimmed,
+    offloaded: derived.offloaded,
+    indexed: derived.indexed,
     compacted: decisions.compacted,
-    session: input.session,
+    session: { ...input.session, kept_raw: sentEvents, omitted: input.session.omitted + input.session.kept_raw - sentEvents },
     degraded: decisions.degraded,
-    warnings: decisions.warnings,
+    warnings,
     redactions: redactionsOf(input),
   };
 }

@@ -51,7 +51,8 @@ export function renderTrace(m: Manifest): string {
   const docKinds = new Set(['document', 'decision', 'source_code']);
   const row = (source: string, verdict: string, detail: string) => out.push(`  ${source.padEnd(44)} ${verdict.padEnd(9)} ${detail}`.trimEnd());
   for (const d of m.selected.filter((x) => docKinds.has(x.kind))) row(d.source, 'SELECTED', `${num(d.tokens ?? 0)} tokens, ${d.reason}`);
-  for (const d of m.rejected.filter((x) => x.kind !== 'session_summary')) row(d.source, 'REJECTED', d.reason);
+  // What the ladder removed is listed once, under DEGRADED.
+  for (const d of m.rejected.filter((x) => x.kind !== 'session_summary' && x.ladder === undefined)) row(d.source, 'REJECTED', d.reason);
   for (const d of m.indexed.filter((x) => docKinds.has(x.kind))) row(d.source, 'INDEXED', d.reason.includes('available on demand') ? d.reason : `available on demand (${d.reason})`);
   for (const d of m.degraded) row(d.source, 'DEGRADED', d.reason);
 
@@ -67,5 +68,8 @@ export function renderTrace(m: Manifest): string {
 
   out.push('', 'FINAL REQUEST');
   out.push(`  ${num(b.final)} / ${num(b.max_input)} tokens  (${num(m.request_bytes)} bytes)`);
+  const zones = Object.entries(m.zones).filter(([, n]) => n > 0).map(([z, n]) => `${z} ${num(n)}`);
+  if (b.overhead !== undefined) out.push(`  ${[...zones, `overhead ${num(b.overhead)}`].join(' + ')}; free ${num(b.free)}`);
+  if (m.cache) out.push(`  stable prefix ${num(m.cache.prefix_tokens)} tokens (${m.cache.prefix_hash})${m.cache.changed === undefined ? '' : m.cache.changed ? ', CHANGED since the previous call' : ', unchanged since the previous call'}`);
   return out.join('\n') + '\n';
 }

@@ -183,6 +183,7 @@ export async function sendLoop(snapshot: Snapshot, options: SendLoopOptions): Pr
       request_bytes: Buffer.byteLength(assembly.serialized),
       sent_matches_request: result?.sent !== undefined ? result.sent === assembly.serialized : undefined,
       provider_count: providerCount,
+      ...(result?.usage?.cachedTokens !== undefined ? { cached_tokens: result.usage.cachedTokens } : {}),
       rebuilt: rebuiltHere,
       attempts,
       carried: carried.map(carriedOf),

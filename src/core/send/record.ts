@@ -45,6 +45,8 @@ export interface SendSection {
   sent_matches_request?: boolean;
   /** The provider's own count of the request (vscode.lm countTokens), when it has one. */
   provider_count?: number;
+  /** Input tokens the provider read from its prompt cache (OpenAI prompt_tokens_details.cached_tokens, Anthropic cache_read_input_tokens). */
+  cached_tokens?: number;
   rebuilt?: Rebuild;
   attempts: AttemptRecord[];
   carried: CarriedResult[];
@@ -72,6 +74,7 @@ export function renderSendSection(s: SendSection): string {
     row('REBUILT', `${r.reason}: max_input ${num(r.max_input_before)} → ${num(r.max_input_after)}${said}, once`);
   }
   if (s.provider_count !== undefined) row('Provider count', `${num(s.provider_count)} tokens`);
+  if (s.cached_tokens !== undefined) row('Cached input', `${num(s.cached_tokens)} tokens read from the provider's prompt cache`);
   for (const a of s.attempts) {
     const wait = a.waitMs !== undefined ? `; waited ${formatMs(a.waitMs)} (${a.waitReason})` : '';
     row(`Attempt ${a.attempt}`, a.outcome === 'ok' ? `ok${a.status ? ` (${a.status})` : ''}` : `${a.message ?? a.outcome}${wait}`);

@@ -23,8 +23,8 @@ type Outcome = { refused: ContextBudgetExceeded } | { blocks: Block[]; final: nu
  */
 function runEnforce(blocks: Block[], maxInput: number): Outcome {
   try {
-    const out = enforce({ blocks, maxInput, countRequest, retrim, summarize });
-    return { blocks: out.blocks, final: out.final, steps: out.steps.map((s) => ({ ladder: Number(/^ladder (\d)/.exec(s.reason)?.[1] ?? NaN), source: s.source })) };
+    const { value, decisions } = enforce({ blocks, maxInput, countRequest, retrim, summarize });
+    return { blocks: value.blocks, final: value.final, steps: (decisions.degraded ?? []).map((s) => ({ ladder: Number(/^ladder (\d)/.exec(s.reason)?.[1] ?? NaN), source: s.source })) };
   } catch (e) {
     if (e instanceof ContextBudgetExceeded) return { refused: e };
     throw e;

@@ -5,6 +5,12 @@ import { ContextBudgetExceeded } from '../../../src/core/errors';
 import type { Block } from '../../../src/core/types';
 import { block, countRequest, counter } from '../helpers';
 
+/** The stage's value with its ladder steps beside it. */
+function run(input: Parameters<typeof enforce>[0]) {
+  const r = enforce(input);
+  return { ...r.value, steps: r.decisions.degraded ?? [] };
+}
+
 const noRetrim = () => undefined;
 const summarize = (b: Block): Block => {
   const text = `${b.meta.title ?? b.source} (summary)`;
@@ -32,14 +38,14 @@ function seed001(): Block[] {
 describe('enforce (seed 001 reference check)', () => {
   it('a generous budget keeps everything', () => {
     const blocks = seed001();
-    const out = enforce({ blocks, maxInput: 6000, countRequest, retrim: noRetrim, summarize });
+    const out = run({ blocks, maxInput: 6000, countRequest, retrim: noRetrim, summarize });
     assert.equal(out.blocks.length, blocks.length);
     assert.deepEqual(out.steps, []);
     assert.ok(out.final <= 6000);
   });
 
   it('a budget of 120 keeps only the instructions, the summary and the question', () => {
-    const out = enforce({ blocks: seed001(), maxInput: 120, countRequest, retrim: noRetrim, summarize });
+    const out = run({ blocks: seed001(), maxInput: 120, countRequest, retrim: noRetrim, summarize });
     assert.deepEqual(out.blocks.map((b) => b.kind), ['system_instructions', 'session_summary', 'current_task']);
     assert.ok(out.final <= 120, `final ${out.final}`);
     // The order of removal: oldest turns first, then the facts (summarized, then dropped) from the least relevant.
@@ -74,7 +80,7 @@ describe('enforce (the ladder)', () => {
     };
     const all = [task, big, small, doc, group];
     const budget = countRequest(all) - 200;
-    const out = enforce({ blocks: all, maxInput: budget, countRequest, retrim, summarize });
+    const out = run({ blocks: all, maxInput: budget, countRequest, retrim, summarize });
     assert.equal(out.steps[0].reason, 'ladder 1: trimmed the largest tool result');
     assert.equal(out.steps[0].source, 'big.log');
     assert.ok(out.blocks.includes(group), 'the session group survives when trimming was enough');
@@ -91,7 +97,7 @@ describe('enforce (the ladder)', () => {
     const g1 = block('session_group', 'session#u2', 'later', { meta: { groupIndex: 1, events: [{ id: 'u2', type: 'user', text: 'and now?' }] } });
     const task = block('current_task', 'task', 'Fix it.');
     const budget = countRequest([task, g1]);
-    const out = enforce({ blocks: [task, g0, g1], maxInput: budget, countRequest, retrim: noRetrim, summarize });
+    const out = run({ blocks: [task, g0, g1], maxInput: budget, countRequest, retrim: noRetrim, summarize });
     assert.deepEqual(out.removed.map((b) => b.source), ['session#c1']);
     assert.deepEqual(out.steps.map((s) => s.reason), ['ladder 2: dropped the oldest session events']);
   });

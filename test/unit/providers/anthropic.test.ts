@@ -34,8 +34,9 @@ describe('Anthropic messages provider (local server)', () => {
     assert.equal(got.body, assembly.serialized, 'the bytes received are the previewed request');
     assert.equal(assembly.manifest.budget.final, counter.count(got.body), 'final was counted on exactly those bytes');
     const body = JSON.parse(got.body);
-    assert.equal(typeof body.system, 'string');
-    assert.ok(body.system.startsWith('You are a coding agent'));
+    assert.equal(body.system.length, 1, 'the system text is one block, marked as a cache breakpoint');
+    assert.ok(body.system[0].text.startsWith('You are a coding agent'));
+    assert.deepEqual(body.system[0].cache_control, { type: 'ephemeral' });
     assert.ok(body.messages.every((m: { role: string }) => m.role === 'user' || m.role === 'assistant'));
     assert.equal(body.stream, true);
   });

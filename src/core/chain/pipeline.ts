@@ -1,0 +1,149 @@
+import { maxInput as maxInputOf } from '../policy';
+import { shapeRequest, type WireShape } from '../providers/shape';
+import { buildManifest, type Manifest } from '../report/manifest';
+import { renderTrace } from '../report/trace';
+import { openOffloadStore, type OffloadStore } from '../offload/store';
+import { offloadLocation } from '../offload/location';
+import { displayPath, type Snapshot } from '../sources/snapshot';
+import { counterFor, encodingForModel, type Tokenizer } from '../tokens';
+import { linesOf } from '../sources/scan';
+import { constraintsFrom } from '../session/constraints';
+import type { SessionStoreRef } from '../session/report';
+import type { SummaryRecord } from '../session/summary-store';
+import { mergeDecisions, type Block, type Decision, type Warning } from '../types';
+import { collect } from './collect';
+import { enforce, isProtected } from './enforce';
+import { fill } from './fill';
+import { indexBlock, INDEXABLE, summaryText } from './index-block';
+import { prune } from './prune';
+import { wrap, type NeutralRequest } from './render';
+import { cacheKeyOf, RequestCounter } from './request-count';
+import { selectSession } from './session';
+import { offloadToolResults } from './offload';
+import { retrim, trimToolOutputs, type TrimInput } from './trim';
+import type { RelevanceIndex } from '../relevance/index';
+import { rankBlocks } from '../relevance/stage';
+
+export interface AssembleOptions {
+  model?: string;
+  shape?: WireShape;
+  /** Overrides the encoding chosen from the model. */
+  encoding?: string;
+  /** Bring your own synchronous counter (tests). vscode.lm's countTokens is async: it checks the result afterwards, it cannot count for the chain. */
+  tokenizer?: Tokenizer;
+  /** The request is counted as it will be sent: streaming bodies carry `"stream":true`. */
+  stream?: boolean;
+  /** Clock for the manifest, injectable for tests. */
+  now?: () => Date;
+  /** The summary store beside the session: its active summary is reused (after validation) when it covers the folded events. */
+  summaries?: { records: SummaryRecord[]; warnings?: Warning[] };
+  /** Where offloaded tool results go (extension storage); default: the policy's offload.dir in the workspace. */
+  offloadStore?: OffloadStore;
+  /** The workspace's full-text index, kept between calls and updated file by file; default: built for this call. */
+  relevanceIndex?: RelevanceIndex;
+  /** The stable prefix's hash on the previous call, so the manifest can say whether the cache prefix changed. */
+  previousPrefixHash?: string;
+  /** Which session store the snapshot's events came from, for the manifest (default: read from the session source). */
+  sessionStore?: SessionStoreRef;
+}
+
+export interface Assembly {
+  /** The provider-neutral request. */
+  neutral: NeutralRequest;
+  /** The body in the provider's wire shape, and its exact bytes. */
+  request: object;
+  serialized: string;
+  blocks: Block[];
+  manifest: Manifest;
+  trace: string;
+}
+
+export const DEFAULT_MODEL = 'gpt-4o';
+
+/**
+ * The chain (README): collect → relevance → prune → offload → trim → session → fill → render → enforce → report.
+ * Each stage returns its value and its decisions; the manifest is derived from the blocks sent plus those decisions.
+ */
+export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Assembly {
+  const { policy } = snapshot;
+  const model = options.model ?? DEFAULT_MODEL;
+  const shape = options.shape ?? 'openai';
+  const stream = options.stream ?? true;
+  const choice = encodingForModel(model, options.encoding);
+  const tokenizer = options.tokenizer ?? counterFor(choice.encoding);
+  const max = maxInputOf(policy);
+  const counter = new RequestCounter(tokenizer, model, policy.envelope.output_reserve, shape, stream, cacheKeyOf(snapshot.root));
+  const exact = (b: Block): Block => (b.exact ? b : { ...b, tokens: tokenizer.count(wrap(b)), exact: true });
+
+  const collected = collect(snapshot);
+  const ranked = rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex);
+  const pruned = prune(ranked.blocks, ranked.context ?? snapshot.task.component);
+  let store = options.offloadStore;
+  const offload = offloadToolResults(snapshot.toolResults ?? [], {
+    policy,
+    tokenizer,
+    store: () => (store ??= openOffloadStore(offloadLocation(snapshot.root, policy), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, options.now)),
+    display: (abs) => displayPath(snapshot.root, abs),
+  });
+  const toolOutputs: TrimInput[] = [...collected.value.toolOutputs, ...offload.value.inline];
+  const trimmed = trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens);
+  const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy, {
+    constraints: constraintsFrom(pruned.value.kept),
+    knownSources: snapshot.files.map((f) => f.path),
+    summaries: options.summaries?.records,
+    tokenizer,
+    store: options.sessionStore,
+  });
+
+  const outputBySource = new Map(toolOutputs.map((o) => [o.path, o]));
+  const retrimTo = (block: Block, target: number) =>
+    retrim(block, target, policy, tokenizer, outputBySource.get(block.source)?.lines ?? (() => linesOf(block.text)), outputBySource.get(block.source)?.reference);
+  const protectedBlocks = [...pruned.value.kept.filter(isProtected), ...(session.value.summary ? [session.value.summary] : [])].map(exact);
+  const disclosedIndex = indexBlock(policy, pruned.value.disclosed);
+  const filled = fill({
+    candidates: [...pruned.value.kept.filter((b) => !isProtected(b)), ...offload.value.blocks, ...trimmed.value],
+    groups: session.value.groups,
+    available: Math.max(0, max - counter.count(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks)),
+    // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
+    toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
+    shrink: retrimTo,
+  });
+  // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
+  const overflowDocs = filled.value.overflow.filter((b) => INDEXABLE.has(b.kind));
+  const index = indexBlock(policy, [...pruned.value.disclosed, ...overflowDocs], new Set(overflowDocs));
+
+  const enforced = enforce({
+    blocks: [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)],
+    maxInput: max,
+    countRequest: (blocks) => counter.count(blocks),
+    retrim: retrimTo,
+    summarize: (block) => exact({ ...block, text: summaryText(block), meta: { ...block.meta, summarized: true }, exact: false }),
+  });
+
+  const sent = enforced.value.blocks;
+  const neutral = counter.render(sent);
+  const request = shapeRequest(neutral, shape, stream);
+  const serialized = JSON.stringify(request);
+  const decisions = mergeDecisions(collected.decisions, pruned.decisions, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision) });
+  const manifest = buildManifest({
+    snapshot,
+    blocks: sent,
+    decisions,
+    budget: { window: policy.envelope.window, output_reserve: policy.envelope.output_reserve, margin: policy.envelope.margin, max_input: max, mandatory: enforced.value.mandatory, final: counter.countSerialized(serialized) },
+    session: session.value.report,
+    model,
+    encoding: tokenizer.encoding,
+    approximate: options.tokenizer ? false : choice.approximate,
+    shape,
+    bytes: Buffer.byteLength(serialized),
+    now: options.now ?? (() => new Date()),
+    requestRedactions: neutral.redactions,
+    toolResultsCap: policy.zones.tool_results.max_tokens,
+    cache: counter.prefix(neutral, options.previousPrefixHash),
+  });
+  return { neutral, request, serialized, blocks: sent, manifest, trace: renderTrace(manifest) };
+}
+
+function disclosedDecision(b: Block): Decision {
+  return { source: b.source, kind: b.kind, reason: b.trust === 'project-rule' ? 'instruction file disclosed by its own rules: available on demand' : 'no component: disclosed in the index, available on demand', tokens: b.tokens };
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { serializeRequest, type WireShape } from '../providers/shape';
+import { LONG_RUN, TiktokenCounter, type Tokenizer } from '../tokens';
+import type { Block } from '../types';
+import { render, type NeutralRequest } from './render';
+
+/**
+ * Counting the serialized request incrementally. A byte-pair encoding never merges across a pre-tokenizer piece,
+ * and in both o200k_base and cl100k_base a piece cannot hold a letter followed by `<`: every such position is a
+ * piece boundary, whatever comes before or after. The request is therefore cut there (the envelope's tags, which
+ * open every block, all start so: `\n<document`), each piece counted with the counter's content-hash cache, and the
+ * counts added. After an edit only the pieces that changed are tokenized; the sum equals a full recount. A cut is
+ * skipped inside a run of more than LONG_RUN characters without white space, which the counter splits on its own.
+ * A counter that is not a byte-pair encoding (a test's) counts the whole text.
+ */
+export function countIncrementally(tokenizer: Tokenizer, text: string): number {
+  if (!(tokenizer instanceof TiktokenCounter)) return tokenizer.count(text);
+  let total = 0;
+  for (const piece of pieces(text)) total += tokenizer.count(piece);
+  return total;
+}
+
+const CUT = /\p{L}(?=<)/gu;
+
+/** The text cut at every letter-then-`<` boundary outside long runs; the pieces join back to the text. */
+export function pieces(text: string): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (const m of text.matchAll(CUT)) {
+    const p = m.index + m[0].length;
+    if (insideLongRun(text, p)) continue;
+    out.push(text.slice(at, p));
+    at = p;
+  }
+  out.push(text.slice(at));
+  return out;
+}
+
+function insideLongRun(text: string, p: number): boolean {
+  let n = 0;
+  for (let i = p - 1; i >= 0 && !/\s/.test(text[i]) && n <= LONG_RUN; i--) n++;
+  for (let i = p; i < text.length && !/\s/.test(text[i]) && n <= LONG_RUN; i++) n++;
+  return n > LONG_RUN;
+}
+
+/** What the manifest says of the request's stable prefix (tool definitions, system text, rules, pins, session summary). */
+export interface CacheReport {
+  prefix_tokens: number;
+  prefix_hash: string;
+  /** Compared with the previous call's hash, when it was given. */
+  changed?: boolean;
+}
+
+/** Counts requests holding given blocks, in one model's wire shape. */
+export class RequestCounter {
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly model: string,
+    private readonly outputReserve: number,
+    private readonly shape: WireShape,
+    private readonly stream: boolean,
+    private readonly cacheKey?: string,
+  ) {}
+
+  /** The exact tokens of the request these blocks make. */
+  count(blocks: Block[]): number {
+    return this.countSerialized(serializeRequest(this.render(blocks), this.shape, this.stream));
+  }
+
+  countSerialized(serialized: string): number {
+    return countIncrementally(this.tokenizer, serialized);
+  }
+
+  render(blocks: Block[]): NeutralRequest {
+    const neutral = render(blocks, this.model, this.outputReserve);
+    if (this.cacheKey) neutral.cacheKey = this.cacheKey;
+    return neutral;
+  }
+
+  /** The stable prefix as the provider reads it: the tools, the system text, then the first message up to its cache break. */
+  prefix(neutral: NeutralRequest, previousHash?: string): CacheReport {
+    const first = neutral.messages[0];
+    const parts = [JSON.stringify(neutral.tools), neutral.system, first?.cacheBreak ? first.content.slice(0, first.cacheBreak) : ''];
+    const prefix_tokens = parts.reduce((n, p) => n + this.tokenizer.count(p), 0);
+    const prefix_hash = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+    return { prefix_tokens, prefix_hash, ...(previousHash !== undefined ? { changed: previousHash !== prefix_hash } : {}) };
+  }
+}
+
+/** The OpenAI `prompt_cache_key` of a workspace: a hash of its root, never the path itself. */
+export function cacheKeyOf(root: string): string {
+  return `ctx-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`;
+}

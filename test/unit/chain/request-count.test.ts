@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { assemble } from '../../../src/core/chain/assemble';
+import { countIncrementally, pieces } from '../../../src/core/chain/request-count';
+import { render } from '../../../src/core/chain/render';
+import { serializeRequest } from '../../../src/core/providers/shape';
+import { loadSnapshot } from '../../../src/core/sources/snapshot';
+import { NO_GIT } from '../../../src/core/task/git';
+import { counterFor, LONG_RUN, TiktokenCounter } from '../../../src/core/tokens';
+import type { BlockKind } from '../../../src/core/types';
+import { block, EXAMPLE } from '../helpers';
+
+const NOW = () => new Date('2026-11-12T10:00:00Z');
+const fresh = () => new TiktokenCounter('o200k_base');
+
+describe('counting the request incrementally (chain/request-count.ts)', () => {
+  it('cuts only before a `<` that follows a letter, and the pieces join back to the text', () => {
+    assert.deepEqual(pieces('a<b c<d'), ['a', '<b c', '<d']);
+    assert.deepEqual(pieces('x\\n<document source=\\"a\\">'), ['x\\n', '<document source=\\"a\\">']);
+    assert.deepEqual(pieces('1<2 ><a'), ['1<2 ><a'], 'no cut after a digit or a `>`');
+    const long = 'y'.repeat(LONG_RUN) + 'n<tag';
+    assert.deepEqual(pieces(long), [long], 'no cut inside a run the counter splits on its own');
+  });
+
+  it('equals a full recount on the example\'s request, in both shapes and both encodings', () => {
+    const snapshot = loadSnapshot({ root: EXAMPLE, task: path.join(EXAMPLE, 'ticket.md'), changes: NO_GIT });
+    for (const shape of ['openai', 'anthropic'] as const) {
+      const a = assemble(snapshot, { shape, now: NOW });
+      assert.ok(pieces(a.serialized).length > 20, 'the request is cut into many pieces');
+      for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+        assert.equal(countIncrementally(new TiktokenCounter(encoding), a.serialized), new TiktokenCounter(encoding).count(a.serialized), `${shape} ${encoding}`);
+      }
+      assert.equal(a.manifest.budget.final, counterFor('o200k_base').count(a.serialized), `${shape}: the manifest's final is the full count`);
+    }
+  });
+
+  it('re-tokenizes only the pieces of the block that changed after an edit', () => {
+    /** Records the texts it is asked to count for the first time. */
+    class Spy extends TiktokenCounter {
+      readonly seen = new Set<string>();
+      fresh: string[] = [];
+      override count(text: string): number {
+        if (!this.seen.has(text)) this.fresh.push(text);
+        this.seen.add(text);
+        return super.count(text);
+      }
+    }
+    const spy = new Spy('o200k_base');
+    const docs = ['alpha', 'beta', 'gamma'].map((n) => block('document', `docs/${n}.md`, `# ${n}\n${n} text `.repeat(40)));
+    const request = (blocks: typeof docs) => serializeRequest(render(blocks, 'gpt-4o', 2000), 'openai', true);
+    const first = countIncrementally(spy, request(docs));
+    assert.ok(spy.fresh.length > 6, 'the first count tokenizes every piece');
+    spy.fresh = [];
+    const edited = [docs[0], { ...docs[1], text: docs[1].text + 'one more line' }, docs[2]];
+    const second = countIncrementally(spy, request(edited));
+    assert.equal(spy.fresh.length, 1, 'one piece is new: the edited block\'s content');
+    assert.ok(spy.fresh[0].includes('beta text') && spy.fresh[0].endsWith('one more line\\n'), spy.fresh[0].slice(-40));
+    assert.equal(second, new TiktokenCounter('o200k_base').count(request(edited)));
+    assert.ok(second > first);
+  });
+
+  it('equals a full recount on random requests (fast-check)', () => {
+    const kinds: BlockKind[] = ['agents_md', 'pinned', 'document', 'decision', 'source_code', 'tool_result'];
+    const text = fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('<', '</', '>', 'a<b', '\n', '  ', 'ünïcödé', '日本語<タグ', '😀<x', '"\\', 'x'.repeat(300), 'é<' + 'z'.repeat(260))), { maxLength: 12 }).map((p) => p.join(''));
+    const spec = fc.array(fc.record({ kind: fc.constantFrom(...kinds), source: fc.string({ minLength: 1, maxLength: 20 }), text }), { minLength: 1, maxLength: 6 });
+    const counter = counterFor('o200k_base');
+    fc.assert(
+      fc.property(spec, fc.constantFrom('openai', 'anthropic') as fc.Arbitrary<'openai' | 'anthropic'>, (specs, shape) => {
+        const blocks = [block('system_instructions', 'builtin:system', 'You are a careful engineer.'), ...specs.map((s, i) => block(s.kind, `${s.source}#${i}`, s.text)), block('current_task', 'task.md', 'Fix it.')];
+        const serialized = serializeRequest(render(blocks, 'gpt-4o', 2000), shape, true);
+        assert.equal(pieces(serialized).join(''), serialized);
+        assert.equal(countIncrementally(counter, serialized), fresh().count(serialized));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
