@@ -14,6 +14,7 @@ import { collect, makeBlock } from './collect';
 import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
 import { prune } from './prune';
+import { applyOverrides, refuseOverflowingIncludes } from './overrides';
 import { render, renderIndex, wrap, type IndexEntry, type NeutralRequest } from './render';
 import { selectSession } from './session';
 import { offloadToolResults } from './offload';
@@ -68,7 +69,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
 
   const collected = collect(snapshot);
   const ranked = rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex);
-  const pruned = prune(ranked.blocks, ranked.context ?? snapshot.task.component);
+  const pruned = applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides);
   let store = options.offloadStore;
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
     policy,
@@ -96,6 +97,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
     toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
   });
+  refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
   const overflowDocs = filled.value.overflow.filter((b) => b.kind !== 'tool_result');
   const index = indexBlock(policy, [...pruned.value.disclosed, ...overflowDocs], new Set(overflowDocs));
