@@ -17,6 +17,11 @@ export default async function control(h) {
     }
     throw new Error(`timed out waiting for ${what}`);
   };
+  /** The row shows the inline action of its new state, and the watcher's follow-up run has re-rendered the tree. */
+  const settled = async (inline) => {
+    await row('Payment service runbook').locator(`.actions [aria-label="${inline}"]`).first().waitFor({ state: 'attached', timeout: 20_000 });
+    await page.waitForTimeout(1500);
+  };
   const menuItem = (label) => page.locator('.context-view .monaco-menu .action-item').filter({ hasText: label }).first();
 
   await test('the Index item context menu offers Include, Exclude, Pin, Open and Copy; Include writes the shared overrides file', async () => {
@@ -34,14 +39,17 @@ export default async function control(h) {
     await shot('overrides-menu', { clip: { x, y, width: Math.max(itemBox.x + itemBox.width, box.x + box.width) - x + 8, height: Math.max(itemBox.y + itemBox.height, box.y + box.height) - y + 8 } });
     await menuItem('Include in Request').click();
     await until('the include in .context/overrides.json', () => read()?.include?.includes('docs/runbook.md'));
-    await row('Payment service runbook').filter({ hasText: 'selected' }).waitFor({ timeout: 20_000 });
+    await settled('Clear Include/Exclude');
   });
 
   await test('Exclude from the context menu moves it to exclude, and the manifest says "excluded by you"; Clear removes the file', async () => {
     await row('Payment service runbook').click({ button: 'right' });
+    await menuItem('Clear Include/Exclude').waitFor({ timeout: 10_000 });
+    expect((await menuItem('Include in Request').count()) === 0, 'an included item does not offer Include again');
     await menuItem('Exclude from Request').click();
     await until('the exclude in .context/overrides.json', () => read()?.exclude?.includes('docs/runbook.md') && !read()?.include?.includes('docs/runbook.md'));
     await row('Payment service runbook').filter({ hasText: 'excluded by you' }).waitFor({ timeout: 20_000 });
+    await settled('Include in Request');
     await row('Payment service runbook').click({ button: 'right' });
     await menuItem('Clear Include/Exclude').click();
     await until('the overrides file to go', () => !fs.existsSync(overrides));
