@@ -1,9 +1,11 @@
 // The whole test command (`npm test`): lint, typecheck, build, then the unit, integration and end-to-end suites.
-// Prints one closing line per suite, `<suite>: N passed, M failed`, and fails if any suite failed or ran no test.
+// Prints one closing line per suite, `<suite>: N passed, M failed, K skipped, T todo`, and fails if any suite failed
+// or ran no test. A focused test (`.only`) anywhere under test/ fails the command before anything runs.
 // `node scripts/test.mjs unit` (or integration, e2e) runs only the named suites, after the same checks.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { closingLine, findFocused, lastCounts, listTests, runNodeTests } from './test-suite.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -27,7 +29,7 @@ function must(label, cmd, args) {
 
 const npx = (bin) => path.join(root, 'node_modules', '.bin', bin);
 // A focused test (`.only`) would silently run a fraction of a suite: refuse it before anything runs.
-const focused = findFocused(path.join(root, 'test'));
+const focused = findFocused(path.join(root, 'test'), root);
 if (focused.length) {
   console.error(`focused tests are not allowed (remove .only / { only: true }):\n${focused.map((f) => `  ${f}`).join('\n')}`);
   process.exit(1);
@@ -39,28 +41,14 @@ must('typecheck webview', npx('tsc'), ['-p', 'tsconfig.webview.json']);
 must('build', process.execPath, ['scripts/build.mjs']);
 
 const results = [];
-function lastCounts(text, label) {
-  const re = new RegExp(`^${label}: (\\d+) passed, (\\d+) failed(?:, (\\d+) skipped)?`, 'gm');
-  const m = [...text.matchAll(re)].at(-1);
-  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : undefined;
-}
-
 if (suites.includes('unit')) {
-  const tap = path.join(root, 'out', 'unit.tap');
   const files = listTests(path.join(root, 'out', 'test', 'unit'));
   if (files.length === 0) {
     console.error('no compiled unit test found under out/test/unit: did the typecheck step emit?');
     process.exit(1);
   }
-  const r = step('unit', process.execPath, [
-    '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-    ...files,
-  ]);
-  const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
-  const passed = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
-  const failed = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0) + (r.status !== 0 && !/^# fail [1-9]/m.test(text) ? 1 : 0);
-  const skipped = Number(/^# skipped (\d+)/m.exec(text)?.[1] ?? 0) + Number(/^# todo (\d+)/m.exec(text)?.[1] ?? 0);
-  results.push({ suite: 'unit', passed, failed, skipped });
+  process.stdout.write('\n=== unit: node --test (' + files.length + ' files)\n');
+  results.push({ suite: 'unit', ...runNodeTests(files, path.join(root, 'out', 'unit.tap')) });
 }
 // The extension-host and browser suites need the offline VS Code test host: install it when missing (idempotent,
 // under a second when it is there), so `npm test` alone works on a fresh machine.
@@ -84,34 +72,10 @@ if (suites.includes('e2e')) {
 
 console.log('');
 let ok = true;
-for (const { suite, passed, failed, skipped = 0 } of results) {
-  console.log(`${suite}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-  if (failed > 0 || passed === 0) ok = false;
+for (const r of results) {
+  console.log(closingLine(r.suite, r));
+  if (r.failed > 0 || r.passed === 0) ok = false;
 }
-const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + (r.skipped ?? 0) }), { passed: 0, failed: 0, skipped: 0 });
-console.log(`total: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+const sum = (k) => results.reduce((n, r) => n + (r[k] ?? 0), 0);
+console.log(closingLine('total', { passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped'), todo: sum('todo') }));
 process.exit(ok ? 0 : 1);
-
-function listTests(dir) {
-  if (!fs.existsSync(dir)) return [];
-  const out = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(path.join(entry.parentPath ?? entry.path, entry.name));
-  }
-  return out.sort();
-}
-
-/** Source files under `dir` that focus a test: `it.only(`, `describe.only(`, `test.only(`, `suite.only(` or `{ only: true }`. */
-function findFocused(dir) {
-  const hits = [];
-  const re = /\b(?:it|test|describe|suite)\.only\s*\(|\bonly:\s*true\b/;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(?:ts|mjs|js)$/.test(entry.name)) continue;
-    const file = path.join(entry.parentPath ?? entry.path, entry.name);
-    if (file.includes(`${path.sep}fixtures${path.sep}`)) continue;
-    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      if (re.test(line)) hits.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
-    });
-  }
-  return hits;
-}

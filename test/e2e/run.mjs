@@ -43,7 +43,7 @@ function expect(cond, message) {
 
 const statusItem = () => page.locator('.part.statusbar [id="context-control.context-control.contextControl.budget"]');
 const statusText = async () => ((await statusItem().textContent()) ?? '').trim();
-const BUDGET = /^[\d\s]+\/ 11 000$/;
+const BUDGET = /^[\d\s]+\/ 11\u202f000$/;
 
 async function waitForStatus(pred, what, timeout = 60_000) {
   const start = Date.now();
@@ -181,7 +181,7 @@ try {
     const panel = await panelFrame();
     await panel.locator('#preview-btn').click();
     await panel.locator('#preview-btn:not([disabled])').waitFor();
-    await panel.locator('#budget-text').filter({ hasText: '/ 11 000 tokens' }).waitFor({ timeout: 30_000 });
+    await panel.locator('#budget-text').filter({ hasText: '/ 11\u202f000 tokens' }).waitFor({ timeout: 30_000 });
     const kinds = await panel.locator('ol.blocks summary .kind').allTextContents();
     expect(kinds[0] === 'system_instructions', `first block is ${kinds[0]}`);
     expect(kinds.at(-1) === 'current_task', `last block is ${kinds.at(-1)}`);

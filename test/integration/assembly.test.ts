@@ -28,8 +28,8 @@ suite('preview, trees and status bar', () => {
     assert.equal(a.statusBar.text, `$(symbol-ruler) ${fmt(b.final)} / ${fmt(b.max_input)}`);
     assert.equal(a.statusBar.command, 'contextControl.openPanel');
     const tooltip = a.statusBar.tooltip as vscode.MarkdownString;
-    assert.match(tooltip.value, /\| protected \| [\d ]+ \|/);
-    assert.match(tooltip.value, /\| tool_results \| [\d ]+ \|/);
+    assert.match(tooltip.value, /\| protected \| [\d\u202f]+ \|/);
+    assert.match(tooltip.value, /\| tool_results \| [\d\u202f]+ \|/);
   });
 
   test('the manifest tree groups every decision with its reason and tokens', async () => {
@@ -40,7 +40,7 @@ suite('preview, trees and status bar', () => {
     const rejected = groups[1].children!;
     const adr8 = rejected.find((n) => n.label === 'docs/adr/adr-008-payment-method-mandatory.md');
     assert.ok(adr8, 'ADR-008 is listed as rejected');
-    assert.match(adr8!.description!, /^superseded by ADR-012 · [\d ]+ tok$/);
+    assert.match(adr8!.description!, /^superseded by ADR-012 · [\d\u202f]+ tok$/);
     assert.deepEqual(adr8!.open, { source: 'docs/adr/adr-008-payment-method-mandatory.md' });
     const trimmed = groups[2].children!;
     assert.equal(trimmed[0].label, 'application.log');
@@ -73,7 +73,7 @@ suite('preview, trees and status bar', () => {
     assert.equal(p.blocks.at(-1)!.kind, 'current_task');
     assert.match(p.blocks.at(-1)!.text, /^<task source="ticket\.md" trust="user">/);
     assert.ok(p.zones.some((z) => z.zone === 'protected' && z.tokens > 0));
-    assert.match(p.trace, /FINAL REQUEST\n {2}[\d ]+ \/ 11 000 tokens/);
+    assert.match(p.trace, /FINAL REQUEST\n {2}[\d\u202f]+ \/ 11\u202f000 tokens/);
   });
 
   test('Open manifest.json opens the file written by the last assembly', async () => {
@@ -96,7 +96,7 @@ suite('preview, trees and status bar', () => {
       const state = await a.service.run();
       if (state.kind !== 'ok') assert.fail(state.kind);
       assert.equal(state.assembly.manifest.budget.max_input, 6000);
-      assert.match(a.statusBar.text, / \/ 6 000$/);
+      assert.match(a.statusBar.text, / \/ 6\u202f000$/);
     } finally {
       await config.update('envelope.window', undefined, vscode.ConfigurationTarget.Workspace);
     }

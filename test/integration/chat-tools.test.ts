@@ -28,11 +28,11 @@ suite('Context Control language-model tools', () => {
     const fits = await invoke('assemble_context', { task: 'Why does the payment controller reject legacy payloads?' }, 2500);
     assert.ok(fits.tokens <= 2500, `${fits.tokens} tokens`);
     assert.match(fits.text, /^<rules source="AGENTS.md" trust="project-rule">/);
-    assert.match(fits.text, /\nContext Control trace: \d+ block\(s\), request [\d ]+ \/ [\d ]+ tokens\./);
+    assert.match(fits.text, /\nContext Control trace: \d+ block\(s\), request [\d\u202f]+ \/ [\d\u202f]+ tokens\./);
     assert.ok(!fits.text.includes('adr-008-payment-method-mandatory.md"'), 'a superseded decision is not returned');
     const tiny = await invoke('assemble_context', { task: 'Why does the payment controller reject legacy payloads?' }, 300);
     assert.ok(tiny.tokens <= 300, `${tiny.tokens} tokens`);
-    assert.match(tiny.text, /^assemble_context: refused: the mandatory blocks \(builtin:system, builtin:tools, AGENTS\.md, task\) need [\d ]+ tokens, over the 300 available\. Nothing was cut\.$/);
+    assert.match(tiny.text, /^assemble_context: refused: the mandatory blocks \(builtin:system, builtin:tools, AGENTS\.md, task\) need [\d\u202f]+ tokens, over the 300 available\. Nothing was cut\.$/);
   });
 
   test('read_document trims a document to the tokenBudget with a notice, and refuses a path outside the workspace', async () => {
@@ -70,7 +70,7 @@ suite('Context Control language-model tools', () => {
   test('in Restricted Mode every tool refuses and returns no workspace content; prepareInvocation names the document and its size', async () => {
     const a = await api();
     const prepared = await a.chat.tools.read_document.prepareInvocation!({ input: { path: 'docs/architecture.md' } as never }, new vscode.CancellationTokenSource().token);
-    assert.match(String(prepared!.invocationMessage), /^Reading docs\/architecture\.md \(~[\d ]+ tokens\)$/);
+    assert.match(String(prepared!.invocationMessage), /^Reading docs\/architecture\.md \(~[\d\u202f]+ tokens\)$/);
     a.chat.setTrust(() => false);
     for (const [name, input] of [
       ['assemble_context', { task: 'payment' }],

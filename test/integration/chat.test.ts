@@ -42,7 +42,7 @@ suite('@context chat participant', () => {
     assert.ok(!refs.includes('docs/adr/adr-008-payment-method-mandatory.md'), 'a superseded decision is not sent');
     const manifest = JSON.parse(fs.readFileSync(path.join((await api()).chat.recordDir, 'manifest.json'), 'utf8'));
     for (const r of refs) assert.ok([...manifest.selected, ...manifest.trimmed].some((d: { source: string }) => d.source.replace(/#.*$/, '') === r), `${r} is in the manifest`);
-    assert.match(String(of('markdown').at(-1)![0]), new RegExp(`^\\n\\n---\\n\\*\\*Budget\\*\\* ${fmt(manifest.budget.final)} / 3 000 tokens · model count [\\d ]+ · Fake GPT-4o accepts 4 000 · mandatory [\\d ]+ · `));
+    assert.match(String(of('markdown').at(-1)![0]), new RegExp(`^\\n\\n---\\n\\*\\*Budget\\*\\* ${fmt(manifest.budget.final)} / 3\u202f000 tokens · model count [\\d\u202f]+ · Fake GPT-4o accepts 4\u202f000 · mandatory [\\d\u202f]+ · `));
     assert.deepEqual(of('button').map(([b]) => [(b as vscode.Command).title, (b as vscode.Command).command]), [
       ['Show in Panel', 'contextControl.chat.showInPanel'],
       ['Open manifest.json', 'contextControl.chat.openManifest'],
@@ -80,8 +80,8 @@ suite('@context chat participant', () => {
       const { result, of, calls } = await ask(PROMPT, model);
       assert.equal(model.requests.length, 0);
       assert.equal(result.metadata.refused, true);
-      assert.match(markdownText(calls), /^\*\*Refused:\*\* the mandatory blocks need [\d ]+ tokens but max_input is 500 \(the model accepts 1 500 input tokens, less the policy's margin\)\. Nothing was sent and nothing was cut\./);
-      assert.match(markdownText(calls), /\| pinned \| ticket\.md \| [\d ]+ \|/);
+      assert.match(markdownText(calls), /^\*\*Refused:\*\* the mandatory blocks need [\d\u202f]+ tokens but max_input is 500 \(the model accepts 1\u202f500 input tokens, less the policy's margin\)\. Nothing was sent and nothing was cut\./);
+      assert.match(markdownText(calls), /\| pinned \| ticket\.md \| [\d\u202f]+ \|/);
       assert.deepEqual(of('button').map(([b]) => [(b as vscode.Command).title, (b as vscode.Command).command, (b as vscode.Command).arguments]), [
         ['Unpin ticket.md', 'contextControl.unpin', [pin!.id]],
         ['Open Panel', 'contextControl.chat.showInPanel', undefined],
@@ -123,7 +123,7 @@ suite('@context chat participant', () => {
     const { result, calls } = await ask('', new FakeModel(6000), { command: 'compact', history });
     assert.equal(result.metadata.sent, false);
     // 10 groups, the example policy keeps the last 6 verbatim: 4 fold.
-    assert.match(markdownText(calls), /^The next request folds 4 older group\(s\) \(chat-t1-user…chat-t4-assistant\) into a structured summary, [\d ]+ → [\d ]+ tokens \(\w+, valid\), and replays 6 group\(s\) verbatim/);
+    assert.match(markdownText(calls), /^The next request folds 4 older group\(s\) \(chat-t1-user…chat-t4-assistant\) into a structured summary, [\d\u202f]+ → [\d\u202f]+ tokens \(\w+, valid\), and replays 6 group\(s\) verbatim/);
   });
 
   test('cancellation stops the stream; the partial answer is marked not sent', async () => {
@@ -170,7 +170,7 @@ suite('@context chat participant', () => {
   test('/explain tells why a document was or was not loaded, from the last manifest', async () => {
     await ask(PROMPT, new FakeModel(4000), { command: 'preview' });
     const adr8 = await ask('docs/adr/adr-008-payment-method-mandatory.md', undefined, { command: 'explain' });
-    assert.match(markdownText(adr8.calls), /^`docs\/adr\/adr-008-payment-method-mandatory.md` in the last @context request \(task: task, .*\):\n\n- \*\*not loaded\*\* \([\d ]+ tokens\): superseded by ADR-012\n$/);
+    assert.match(markdownText(adr8.calls), /^`docs\/adr\/adr-008-payment-method-mandatory.md` in the last @context request \(task: task, .*\):\n\n- \*\*not loaded\*\* \([\d\u202f]+ tokens\): superseded by ADR-012\n$/);
     const missing = await ask('docs/nope.md', undefined, { command: 'explain' });
     assert.match(markdownText(missing.calls), /- \*\*not found\*\*: `docs\/nope.md` is not a file of the workspace\n$/);
   });

@@ -46,7 +46,7 @@ suite('context checks and Compare Policies', () => {
     assert.deepEqual((results.get(ids[0]) as CaseResult).results.map((x) => x.ok), [true]);
     const missing = (results.get(ids[1]) as CaseResult).results;
     assert.deepEqual(missing.map((x) => [x.ok, x.line, x.expectation]), [[true, 7, 'contains "Keep the API stable"'], [false, 8, 'contains "rollback runbook"']]);
-    assert.match(missing[1].found, /^not in the request \([\d ]+ tokens\)$/);
+    assert.match(missing[1].found, /^not in the request \([\d\u202f]+ tokens\)$/);
 
     fs.writeFileSync(checks, '- name: broken\n  task: ticket.md\n  contain: x\n');
     const broken = a.checks.load(vscode.Uri.file(checks));

@@ -71,7 +71,7 @@ suite('pinning', () => {
       assert.equal(state.kind, 'refused');
       if (state.kind !== 'refused') return;
       assert.ok(state.error.blocks.some((b) => b.kind === 'pinned' && b.source === 'docs/architecture.md'));
-      assert.match(a.statusBar.text, /^\$\(error\) [\d ]+ \/ 6 000 refused$/);
+      assert.match(a.statusBar.text, /^\$\(error\) [\d\u202f]+ \/ 6\u202f000 refused$/);
       assert.ok(a.statusBar.backgroundColor instanceof vscode.ThemeColor);
       assert.equal((a.statusBar.backgroundColor as vscode.ThemeColor).id, 'statusBarItem.errorBackground');
       assert.equal(a.trees.manifest.nodes[0].label, 'Refused: the mandatory blocks exceed max_input');

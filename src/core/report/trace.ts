@@ -1,11 +1,9 @@
 import type { Manifest } from './manifest';
 
-/** Thousands with a space, as in the seed's trace: 11 000. */
-export function num(n: number): string {
-  return Math.round(n)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-}
+import { formatNumber as num } from '../format';
+
+/** Thousands with a (narrow no-break) space, as in the seed's trace: 11 000. */
+export { num };
 
 const right = (n: number | string, width: number) => String(n).padStart(width);
 

@@ -49,7 +49,7 @@ describe('ctxctl hook claude-code', () => {
       assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
       const context: string = out.hookSpecificOutput.additionalContext;
       const [note] = context.split('\n');
-      assert.match(note, new RegExp(`^\\[Context Control\\] Re-injected on ${source}, verbatim: the rules of AGENTS\\.md and 2 pinned blocks \\([\\d ]+ tokens, budget 11 000\\)\\. They still apply\\.$`));
+      assert.match(note, new RegExp(`^\\[Context Control\\] Re-injected on ${source}, verbatim: the rules of AGENTS\\.md and 2 pinned blocks \\([\\d\u202f]+ tokens, budget 11\u202f000\\)\\. They still apply\\.$`));
       assert.ok(context.includes(`<rules source="AGENTS.md">\n${AGENTS_TEXT}\n</rules>`), 'the AGENTS.md rules, verbatim');
       assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`), 'pin 1, verbatim');
       assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`), 'pin 2, verbatim (& and <> unescaped)');
@@ -74,7 +74,7 @@ describe('ctxctl hook claude-code', () => {
     const r = hook(event('session-start-compact', root), ['--max-tokens', '700']);
     const context: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
     const note = context.split('\n')[0];
-    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d ]+ tokens, budget 700\)\. They still apply\. Not re-injected: docs\/runbook\.md#L3-L3 \(\d+ tokens do not fit in the 700-token budget\)\.$/);
+    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d\u202f]+ tokens, budget 700\)\. They still apply\. Not re-injected: docs\/runbook\.md#L3-L3 \(\d+ tokens do not fit in the 700-token budget\)\.$/);
     assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`));
     assert.ok(!context.includes(PIN_NOTE.text), 'the pin that does not fit is named, not cut');
   });
@@ -85,7 +85,7 @@ describe('ctxctl hook claude-code', () => {
     assert.deepEqual(hook(input), { code: 0, stdout: '', stderr: '' });
     const status = JSON.parse(hook(input, ['--on-prompt', 'status']).stdout);
     assert.equal(status.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
-    assert.match(status.hookSpecificOutput.additionalContext, /^\[Context Control\] Context budget: [\d ]+ of 11 000 tokens \(max_input\) for this task; \d+ selected, \d+ rejected(, \d+ \w+)*\.$/);
+    assert.match(status.hookSpecificOutput.additionalContext, /^\[Context Control\] Context budget: [\d\u202f]+ of 11\u202f000 tokens \(max_input\) for this task; \d+ selected, \d+ rejected(, \d+ \w+)*\.$/);
     const context = JSON.parse(hook(input, ['--on-prompt', 'context']).stdout).hookSpecificOutput.additionalContext as string;
     assert.ok(context.includes('<task source="task" trust="user">\nWhy do legacy POS terminals get 400 on POST /v1/payments since 2.14? paymentMethod\n</task>'));
     assert.ok(context.includes('<pinned source="docs/runbook.md#L3-L3" trust="user" label="on call">'), 'the request\'s own pinned block');

@@ -61,20 +61,20 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     assert.equal(r.isError, false);
     const text = textOf(r);
     assert.match(text, /paymentMethod is required/);
-    assert.match(text, /^FINAL REQUEST\n {2}[\d ]+ \/ 11 000 tokens/m);
+    assert.match(text, /^FINAL REQUEST\n {2}[\d\u202f]+ \/ 11\u202f000 tokens/m);
     const order = ['<working-context>', '<rules source="AGENTS.md"', '<task source="ticket.md"', 'MODEL REQUEST BUDGET', 'FINAL REQUEST'].map((s) => text.indexOf(s));
     assert.ok(order.every((i) => i >= 0), `all parts present: ${order}`);
     assert.deepEqual([...order].sort((a, b) => a - b), order, 'the working context (rules first), the task, then the trace');
     const manifest = JSON.parse(await resource('context://manifest/last'));
-    const final = /^FINAL REQUEST\n {2}([\d ]+) \//m.exec(text)![1].replace(/ /g, '');
+    const final = /^FINAL REQUEST\n {2}([\d\u202f]+) \//m.exec(text)![1].replace(/\s/g, '');
     assert.equal(manifest.budget.final, Number(final), 'the last-manifest resource is the manifest of this call');
   });
 
   it('assemble_context respects max_input, and refuses a policy outside the workspace', async () => {
     const text = textOf(await call('assemble_context', { task: 'ticket.md', max_input: 6000 }));
-    const m = /^FINAL REQUEST\n {2}([\d ]+) \/ 6 000 tokens/m.exec(text);
+    const m = /^FINAL REQUEST\n {2}([\d\u202f]+) \/ 6\u202f000 tokens/m.exec(text);
     assert.ok(m, text.slice(-400));
-    assert.ok(Number(m[1].replace(/ /g, '')) <= 6000);
+    assert.ok(Number(m[1].replace(/\s/g, '')) <= 6000);
     const refused = await call('assemble_context', { task: 'ticket.md', policy: '../../etc/policy.yaml' });
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'policy must be a workspace-relative path, got "../../etc/policy.yaml"');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { enforce } from '../../../src/core/chain/enforce';
 import { ContextBudgetExceeded } from '../../../src/core/errors';
 import type { Block } from '../../../src/core/types';
@@ -113,44 +112,6 @@ describe('enforce (the ladder)', () => {
         assert.match(e.message, /agents_md\s+AGENTS\.md\s+\d+ tokens/);
         return true;
       },
-    );
-  });
-});
-
-describe('enforce (property)', () => {
-  const KINDS = ['agents_md', 'pinned', 'document', 'decision', 'tool_result', 'session_group', 'source_code'] as const;
-  it('either fits with every mandatory block verbatim, or refuses: never anything else', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.record({ kind: fc.constantFrom(...KINDS), words: fc.integer({ min: 1, max: 120 }), priority: fc.integer({ min: 0, max: 100 }) }), { minLength: 0, maxLength: 10 }),
-        fc.integer({ min: 20, max: 1500 }),
-        (specs, maxInput) => {
-          const blocks: Block[] = [block('current_task', 'task', 'Fix the regression.')];
-          specs.forEach((s, i) => {
-            const text = Array.from({ length: s.words }, (_, j) => `w${i}x${j}`).join(' ');
-            const meta = s.kind === 'session_group' ? { groupIndex: i, events: [{ id: `e${i}`, type: 'user' as const, text }] } : { title: `t${i}` };
-            blocks.push(block(s.kind, `src/f${i}.txt`, text, { priority: s.priority, meta }));
-          });
-          const retrim = (b: Block, max: number): Block | undefined => {
-            const words = b.text.split(' ').slice(0, Math.max(1, Math.floor(max / 3)));
-            const text = words.join(' ');
-            const tokens = counter.count(text);
-            return tokens < b.tokens ? { ...b, text, tokens } : undefined;
-          };
-          try {
-            const out = enforce({ blocks, maxInput, countRequest, retrim, summarize });
-            assert.ok(out.final <= maxInput);
-            assert.equal(out.final, countRequest(out.blocks));
-            for (const m of blocks.filter((b) => b.mandatory)) {
-              assert.ok(out.blocks.some((b) => b.id === m.id && b.text === m.text), `mandatory ${m.id} kept verbatim`);
-            }
-          } catch (e) {
-            assert.ok(e instanceof ContextBudgetExceeded, `unexpected ${(e as Error).stack}`);
-            assert.ok(e.mandatoryTokens > maxInput);
-          }
-        },
-      ),
-      { numRuns: 150, seed: 42 },
     );
   });
 });

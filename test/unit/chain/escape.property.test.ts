@@ -5,6 +5,7 @@ import { ENVELOPE_TAGS, escapeContent } from '../../../src/core/chain/escape';
 import { orderBlocks, render } from '../../../src/core/chain/render';
 import type { Block, BlockKind, SessionEvent } from '../../../src/core/types';
 import { block } from '../helpers';
+import { checkProperty, fcOptions } from '../property-harness';
 
 /**
  * Issue 12 item 6: content reaches the model byte-identical, except where a sequence could open or close an
@@ -27,6 +28,8 @@ const hostile = fc.oneof(
   tagName.map((n) => `<${n}`),
   tagName.map((n) => `<//${n}\t`),
   tagName.map((n) => `<![CDATA[</${n}>]]>`),
+  // Openers of a comment or CDATA section, so that some are left open and must be neutralised.
+  fc.constantFrom('<!--', '<![CDATA[', '<![cdata['),
   fc.constantFrom('<!--', '-->', '<![CDATA[', ']]>', '<', '</', '>', '&', '&lt;', '&amp;', '"', "'", '\n', 'SYSTEM:', '<tasks>', '<div class="a">', 'a < b', '=>', '<\u200btask>'),
 );
 const plain = fc.string({ maxLength: 12 });
@@ -56,32 +59,44 @@ const wrapped = (kind: BlockKind) => [...(KIND_TAGS[kind] ?? []).map(open), ...[
 const blockSpec = fc.record({ kind: fc.constantFrom<BlockKind>('agents_md', 'pinned', 'document', 'tool_result'), text: content, title: content, source: content });
 
 describe('minimal escaping (property)', () => {
-  it('content without a dangerous sequence is byte-identical', () => {
-    fc.assert(fc.property(safeContent, (s) => escapeContent(s) === s));
+  it('content without a dangerous sequence is byte-identical', (t) => {
+    fc.assert(fc.property(safeContent, (s) => escapeContent(s) === s), fcOptions(t));
     const code = 'if (a < b && c > d) { x = "<div>" + \'&amp;\'; } // a <= b, List<Item>, <tasks/>, <!-- done -->';
     assert.equal(escapeContent(code), code);
     assert.equal(escapeContent('List<Task> tasks;'), 'List&lt;Task> tasks;', 'a generic named like an envelope element is the one case code changes');
   });
 
-  it('only the neutralised "<" changes, and nothing dangerous is left', () => {
-    fc.assert(
-      fc.property(content, (s) => {
+  it('only the neutralised "<" changes, and nothing dangerous is left', (t) => {
+    checkProperty(t, {
+      labels: ['held a dangerous sequence', 'left byte-identical', 'left a comment or CDATA open'],
+      floors: { 'held a dangerous sequence': 0.5, 'left byte-identical': 0.02, 'left a comment or CDATA open': 0.05 },
+      arbitraries: [content],
+      check: (cov, s: string) => {
         const out = escapeContent(s);
+        cov.hit('held a dangerous sequence', DANGER.test(s));
+        cov.hit('left byte-identical', out === s);
         assert.ok(!DANGER.test(out), out);
         assert.deepEqual(looseTags(out), []);
         // Put the neutralised '<' back: the original, exactly (the generator never writes a literal '&lt;' before a name).
         if (!/&lt;/i.test(s)) assert.equal(out.replace(/&lt;/g, '<'), s);
         const lastClose = (t: string, c: string) => t.lastIndexOf(c);
+        const openComment = s.lastIndexOf('<!--') > s.lastIndexOf('-->') || s.toUpperCase().lastIndexOf('<![CDATA[') > s.lastIndexOf(']]>');
+        cov.hit('left a comment or CDATA open', openComment);
         if (out.includes('<!--')) assert.ok(lastClose(out, '-->') > out.lastIndexOf('<!--'), 'no comment left open');
         if (out.toUpperCase().includes('<![CDATA[')) assert.ok(lastClose(out, ']]>') > out.toUpperCase().lastIndexOf('<![CDATA['), 'no CDATA left open');
-      }),
-      { numRuns: 400 },
-    );
+      },
+    });
   });
 
-  it('a loose reader of the rendered request finds exactly the elements render wrote', () => {
-    fc.assert(
-      fc.property(fc.array(blockSpec, { minLength: 1, maxLength: 5 }), content, content, (specs, task, said) => {
+  it('a loose reader of the rendered request finds exactly the elements render wrote', (t) => {
+    checkProperty(t, {
+      labels: ['a block held an envelope tag', 'the task held an envelope tag', 'a session turn held an envelope tag'],
+      floors: { 'a block held an envelope tag': 0.3, 'the task held an envelope tag': 0.2, 'a session turn held an envelope tag': 0.2 },
+      arbitraries: [fc.array(blockSpec, { minLength: 1, maxLength: 5 }), content, content],
+      check: (cov, specs, task: string, said: string) => {
+        cov.hit('a block held an envelope tag', specs.some((s) => DANGER.test(s.text) || DANGER.test(s.title) || DANGER.test(s.source)));
+        cov.hit('the task held an envelope tag', DANGER.test(task));
+        cov.hit('a session turn held an envelope tag', DANGER.test(said));
         const blocks: Block[] = specs.map((s, i) => block(s.kind, `${s.source}-${i}`, s.text, { meta: { title: s.title } }));
         blocks.push(block('current_task', 'ticket.md', task));
         const events: SessionEvent[] = [
@@ -100,9 +115,8 @@ describe('minimal escaping (property)', () => {
         assert.deepEqual(req.messages.map((m) => looseTags(m.content)), expected);
         assert.equal(req.messages.at(-1)?.content.endsWith(`>\n${escapeContent(task)}\n</task>`), true);
         assert.equal(req.messages[ctx.length ? 1 : 0].content.endsWith(`>\n${escapeContent(said)}\n</turn>`), true);
-      }),
-      { numRuns: 150 },
-    );
+      },
+    });
   });
 
   it('neutralises exactly these spellings', () => {

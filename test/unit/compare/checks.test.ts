@@ -94,8 +94,8 @@ describe('evidence checks', () => {
       requestText({ model: 'm', system: 'sys', messages: [{ role: 'user', content: text, blocks: [] }], tools: [], maxOutputTokens: 1 }),
     );
     assert.deepEqual(results.map((r) => [r.ok, r.expectation, r.found]), [
-      [true, 'max_tokens 7 000', '6 876 tokens'],
-      [false, 'max_tokens 6 000', '6 876 tokens, 876 over'],
+      [true, 'max_tokens 7\u202f000', '6\u202f876 tokens'],
+      [false, 'max_tokens 6\u202f000', '6\u202f876 tokens, 876 over'],
       [true, 'select docs/adr/adr-012-*.md', 'selected docs/adr/adr-012-optional.md (946 tokens)'],
       [false, 'select docs/architecture.md', 'indexed docs/architecture.md: no component: disclosed in the index, available on demand'],
       [false, 'select docs/nope.md', 'no block of the request or the manifest matches this path'],
@@ -103,7 +103,7 @@ describe('evidence checks', () => {
       [false, 'reject application.log', 'selected application.log (269 tokens): tool output, priority 100, trimmed'],
       [false, 'reject docs/typo.md', 'no decision of the manifest names this path: check the path'],
       [true, 'contains "optional <at the HTTP boundary>"', 'in the request (docs/adr/adr-012-optional.md)'],
-      [false, 'contains "MethodArgumentNotValidException"', 'not in the request (6 876 tokens); application.log trimmed 396 938 → 269 tokens'],
+      [false, 'contains "MethodArgumentNotValidException"', 'not in the request (6\u202f876 tokens); application.log trimmed 396\u202f938 → 269 tokens'],
       [true, 'excludes "password"', 'not in the request'],
       [false, 'excludes "BAD_REQUEST"', 'in the request: "… source="application.log">400 BAD_REQUEST</tool-output>"'],
     ]);

@@ -38,7 +38,7 @@ describe('ctxctl check', () => {
   it('the example ships a checks.yaml that holds (exit 0): what `npm test` guards', async () => {
     const got = await cli(['check', '--workspace', EXAMPLE]);
     assert.equal(got.code, 0, got.out + got.err);
-    assert.match(got.out, /^✓ payment incident keeps its evidence {2}\(.*examples\/payment-incident\/\.context\/checks\.yaml:3, [\d ]+ tokens\)$/m);
+    assert.match(got.out, /^✓ payment incident keeps its evidence {2}\(.*examples\/payment-incident\/\.context\/checks\.yaml:3, [\d\u202f]+ tokens\)$/m);
     assert.doesNotMatch(got.out, /^ {2}FAIL/m);
     assert.match(got.out, /\nOK: 1 case\(s\), 11 check\(s\) hold\n$/);
     assert.match(got.out, /^ {2}SKIP .*checks\.yaml:22 {2}payment incident keeps its evidence: answer cites application\.log: not checked: no provider \(--provider\) ran$/m);
@@ -52,14 +52,14 @@ describe('ctxctl check', () => {
     const shown = displayPath(process.cwd(), file);
     const failLines = got.out.split('\n').filter((l) => l.startsWith('  FAIL'));
     assert.equal(failLines.length, 1);
-    assert.match(failLines[0], new RegExp(`^ {2}FAIL {2}${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:11 {2}needs the runbook: contains "Rollback the payment-service deployment": not in the request \\([\\d ]+ tokens\\); application\\.log trimmed 396 938 → [\\d ]+ tokens$`));
+    assert.match(failLines[0], new RegExp(`^ {2}FAIL {2}${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:11 {2}needs the runbook: contains "Rollback the payment-service deployment": not in the request \\([\\d\u202f]+ tokens\\); application\\.log trimmed 396\u202f938 → [\\d\u202f]+ tokens$`));
     assert.match(got.out, /\nFAILED: 1 of 2 case\(s\), 1 failing check\(s\)\n$/);
     const xml = fs.readFileSync(junit, 'utf8');
     assert.equal(xml.match(/<testcase /g)?.length, 2);
     assert.equal(xml.match(/<failure /g)?.length, 1);
     assert.match(xml, /<testsuites name="context checks" tests="2" failures="1">/);
     assert.match(xml, /<testcase classname="[^"]+" name="keeps the error" file="[^"]+" line="1">\n {4}<\/testcase>/);
-    assert.match(xml, /<testcase classname="[^"]+" name="needs the runbook" file="[^"]+" line="6">\n {6}<failure message="contains &quot;Rollback the payment-service deployment&quot;: not in the request \([\d ]+ tokens\); application.log trimmed 396 938 → [\d ]+ tokens \([^)]+checks\.yaml:11\)" type="ContextCheckFailed">/);
+    assert.match(xml, /<testcase classname="[^"]+" name="needs the runbook" file="[^"]+" line="6">\n {6}<failure message="contains &quot;Rollback the payment-service deployment&quot;: not in the request \([\d\u202f]+ tokens\); application.log trimmed 396\u202f938 → [\d\u202f]+ tokens \([^)]+checks\.yaml:11\)" type="ContextCheckFailed">/);
   });
 
   it('the passing case alone: exit 0; GitHub Actions annotations only for failures, at the expectation line', async () => {
@@ -122,7 +122,7 @@ describe('ctxctl compare (dry run)', () => {
 
     const table = (await cli(['compare', '--workspace', EXAMPLE, '--task', TICKET, '--policy', POLICY, '--policy', LEAN])).out;
     assert.equal(fs.readFileSync(path.join(out, 'compare.md'), 'utf8'), `# Context policies compared\n\n\`\`\`\n${table}\`\`\`\n`);
-    const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+    const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
     const row = (label: string, a: string, b: string) => new RegExp(`^ {2}${label} +${a} +${b}(   |$)`, 'm');
     assert.match(table, /^COMPARE {2}ticket\.md {2}· {2}gpt-4o \(o200k_base\) {2}· {2}dry run: nothing sent$/m);
     assert.match(table, row('Zone tool_results', n(full.manifest.zones.tool_results), n(lean.manifest.zones.tool_results)));
@@ -242,10 +242,10 @@ describe('ctxctl compare (sent to a local OpenAI-compatible server)', () => {
     assert.equal(fs.readFileSync(path.join(out, 'variants', 'lean', 'runs', '2', 'answer.txt'), 'utf8'), THIN);
 
     const table = (await cli(args)).out;
-    const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+    const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
     assert.match(table, /^COMPARE {2}ticket\.md {2}· {2}gpt-4o \(o200k_base\) {2}· {2}openai, 2 run\(s\) per variant$/m);
     assert.match(table, new RegExp(`^ {2}Input tokens +${n(sent[0])} +${n(sent[1])}$`, 'm'));
-    assert.match(table, /^ {2}Cached input tokens +1 024 +1 024$/m);
+    assert.match(table, /^ {2}Cached input tokens +1\u202f024 +1\u202f024$/m);
     assert.match(table, /^ {2}Output tokens +40 +20$/m);
     assert.match(table, /^ {2}Answer checks +10\/10 ✓ +8\/10 ✗$/m);
     assert.match(table, /^ {2}Cost USD +0\.0\d{4} +0\.0\d{4} {3}prices of 2025-06-01; /m);

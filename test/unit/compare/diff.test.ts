@@ -32,8 +32,8 @@ describe('decisions diff', () => {
       ],
     );
     assert.equal(diff.entries[0].variants[1].reason, 'no component: disclosed in the index, available on demand');
-    assert.equal(diff.entries[2].variants[0].reason, '396 938 → 1 299 tokens, 8 of 5 543 lines: error lines kept');
-    assert.equal(diff.entries[2].variants[1].reason, '396 938 → 269 tokens, 2 of 5 543 lines: error lines kept');
+    assert.equal(diff.entries[2].variants[0].reason, '396\u202f938 → 1\u202f299 tokens, 8 of 5\u202f543 lines: error lines kept');
+    assert.equal(diff.entries[2].variants[1].reason, '396\u202f938 → 269 tokens, 2 of 5\u202f543 lines: error lines kept');
   });
 
   it('a source only one manifest mentions is "absent" in the other; identical manifests differ nowhere', () => {

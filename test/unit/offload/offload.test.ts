@@ -111,7 +111,7 @@ describe('offload stage (seed 002, on files)', () => {
       assert.equal(fs.readFileSync(path.join(root, String(t.reference)), 'utf8'), texts[i + 2], 'the trimmed result points at its full text');
       assert.equal(t.original_tokens, counter.count(texts[i + 2]));
     }
-    assert.match(result.trace, /tool:search_prs +OFFLOADED 4 6\d\d → \.context\/offload\/search_prs-[0-9a-f]{12}\.json\n/);
+    assert.match(result.trace, /tool:search_prs +OFFLOADED 4\u202f6\d\d → \.context\/offload\/search_prs-[0-9a-f]{12}\.json\n/);
     assert.ok(m.zones.tool_results <= policy.zones.tool_results.max_tokens);
     assert.ok(result.serialized.includes('[offloaded: the result of list_issues'));
   });

@@ -178,7 +178,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     assert.ok(step.manifest.budget.final <= expected);
     assert.ok(Buffer.byteLength(s.received[1].body) < Buffer.byteLength(s.received[0].body));
     assert.deepEqual(step.manifest.warnings.filter((w) => w.source === 'provider:openai'), [{ source: 'provider:openai', message: `context length exceeded: rebuilt once under max_input ${expected} (was 11000)` }]);
-    assert.match(step.trace, new RegExp(`REBUILT\\s+context length exceeded: max_input 11 000 → ${expected.toLocaleString('en').replace(/,/g, ' ')} \\(provider: 1 100 > 1 000 tokens\\), once`));
+    assert.match(step.trace, new RegExp(`REBUILT\\s+context length exceeded: max_input 11\u202f000 → ${expected.toLocaleString('en').replace(/,/g, '\u202f')} \\(provider: 1\u202f100 > 1\u202f000 tokens\\), once`));
     assert.deepEqual(notices, [
       "step 1, attempt 1: openai answered 400: the request exceeds the model's context length (This model's maximum context length is 1000 tokens. However, your messages resulted in 1100 tokens.)",
       `step 1: openai answered 400: the request exceeds the model's context length (This model's maximum context length is 1000 tokens. However, your messages resulted in 1100 tokens.); rebuilding once under max_input ${expected} (was 11000)`,

@@ -28,7 +28,7 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
       '   8 recent events kept raw',
       '  16 old events compacted',
       '   0 events omitted',
-      '  summary of e01…e16: 2 144 → 773 tokens, extractive fallback (no model configured): sentences copied from the events, not rewritten',
+      '  summary of e01…e16: 2\u202f144 → 773 tokens, extractive fallback (no model configured): sentences copied from the events, not rewritten',
       '',
     ].join('\n'));
     assert.deepEqual(plain.manifest.session, {

@@ -43,7 +43,7 @@ describe('ctxctl session show|compact|edit|undo', () => {
       '  summary: extractive fallback (no model configured): sentences copied from the events, not rewritten',
       '  validation: ACCEPTED',
     ]);
-    assert.match(out.split('\n')[5], /^ {2}tokens \d[\d ]* → \d[\d ]*$/);
+    assert.match(out.split('\n')[5], /^ {2}tokens \d[\d\u202f]* → \d[\d\u202f]*$/);
     assert.equal(fs.existsSync(STORE), false);
   });
 

@@ -31,7 +31,7 @@ describe('the trim stage in the chain', () => {
     assert.equal(selected.tokens, entry.tokens, 'the manifest counts the block as sent, tag and notice included');
     assert.deepEqual(kept.meta.trim, { trimmed: true, original_lines: 5543, retained_lines: entry.retained_lines, original_tokens: entry.original_tokens, original_tokens_exact: true, tokens: entry.tokens, reference: 'application.log', format: 'log' });
     assert.ok(result.serialized.includes(`[trimmed: ${entry.retained_lines} of 5543 lines kept; the full output is at application.log]`));
-    assert.match(result.trace, new RegExp(`application\\.log +TRIMMED +\\d{3} \\d{3} → \\d \\d{3} +\\(${entry.retained_lines} of 5543 lines\\)`));
+    assert.match(result.trace, new RegExp(`application\\.log +TRIMMED +\\d{3}\u202f\\d{3} → \\d\u202f\\d{3} +\\(${entry.retained_lines} of 5543 lines\\)`));
   });
 
   it('a tool output over 1 MiB is never tokenized whole: its original size is an estimate, flagged', () => {
@@ -48,7 +48,7 @@ describe('the trim stage in the chain', () => {
     assert.equal(entry.original_lines, 20000);
     assert.ok(out.value[0].text.includes('[corr=job-777777] export failed: disk full'));
     const snapshot = loadSnapshot({ root, task: 'Why did the export fail?' });
-    assert.match(assemble(snapshot, { tokenizer: counter, now: NOW }).trace, /export\.log +TRIMMED +~\d{3} \d{3} → /);
+    assert.match(assemble(snapshot, { tokenizer: counter, now: NOW }).trace, /export\.log +TRIMMED +~\d{3}\u202f\d{3} → /);
   });
 
   it('outputs without evidence get a glance each, then share what is left by priority; an offloaded notice is not trimmed again', () => {
