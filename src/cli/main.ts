@@ -9,6 +9,7 @@ import { writeRecord } from '../core/report/record';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 import { parseToolResultArg } from '../core/offload/results';
+import { overrideFlags } from './override-flags';
 import { indexCommand, INDEX_USAGE } from './index-command';
 import { inspectCommand, INSPECT_USAGE } from './inspect';
 import { offloadCommand, OFFLOAD_USAGE } from './offload';
@@ -25,7 +26,7 @@ import { setupCommand, SETUP_USAGE } from './setup';
 const USAGE = `Usage:
   ctxctl preview --workspace DIR --task FILE|TEXT [--policy FILE] [--max-input N] [--component NAME] [--no-git]
                  [--session FILE] [--model M] [--shape openai|anthropic] [--encoding E] [--json] [--out DIR]
-                 [--tool-result NAME=FILE]...
+                 [--tool-result NAME=FILE]... [--include PATH]... [--exclude PATH]...
   ${INSPECT_USAGE}
   ${OFFLOAD_USAGE}
   ${INDEX_USAGE}   (the <available-documents> index)
@@ -44,6 +45,8 @@ ${CHECK_USAGE}   (ctxctl check --help)
                parallel tool calls); above offload.per_result_tokens, or largest first while together above
                offload.aggregate_tokens, a result goes whole to the offload store and the context gets a notice,
                its path and a head/tail preview
+  --include PATH / --exclude PATH   pull a document into the request (top flexible priority, "included by you") or
+               leave it out ("excluded by you"); repeatable, on top of .context/overrides.json (a folder ends in /)
 ${SEND_OPTIONS}
 
 Exit codes: 0 success, 1 a context check failed (check), 2 bad input or usage, 3 the mandatory blocks exceed
@@ -65,6 +68,8 @@ const PREVIEW_OPTIONS: ParseArgsConfig['options'] = {
   json: { type: 'boolean' },
   out: { type: 'string' },
   'tool-result': { type: 'string', multiple: true },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -97,7 +102,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   let policy = loadPolicy(root, v.policy as string | undefined);
   const max = positiveInt(v['max-input'], '--max-input');
   if (max !== undefined) policy = withMaxInput(policy, max);
-  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg) });
+  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
   if (typeof v.out === 'string') {

@@ -114,6 +114,9 @@ export class AssemblyService extends Disposable {
     let state: AssemblyState;
     if (!this.root) {
       state = { kind: 'empty', reason: 'Open a folder to assemble its context.' };
+    } else if (!this.task.current()?.trim() && !settings.taskFile) {
+      // No placeholder task is ever assembled or sent: without a task there is no request.
+      state = { kind: 'empty', reason: 'No task yet: type one in the panel (or set contextControl.taskFile). Nothing is assembled or sent without a task.' };
     } else {
       let policy: Policy | undefined;
       try {

@@ -7,7 +7,10 @@ import { clearOffloadStore, listStore } from '../core/offload/store';
 import { num } from '../core/report/trace';
 import type { AssemblyService } from './assembly';
 import type { PinStore } from './pins';
+import { confirmPinSize, fileBytes, withPinProgress } from './pin-size';
 import { readSettings } from './settings';
+import { showProviderError } from './provider-toast';
+import { updateSettings } from './setting-scope';
 import { secretKey, sendRequest } from './send';
 import type { PanelActions, RequestPanel } from './views/panel';
 import type { Node } from './views/tree';
@@ -104,8 +107,7 @@ export function registerCommands(deps: CommandDeps) {
       });
       panel?.post({ type: 'sendDone', note });
     } catch (e) {
-      panel?.post({ type: 'sendDone', error: (e as Error).message });
-      void vscode.window.showErrorMessage(`Context Control: ${(e as Error).message}`);
+      panel?.post({ type: 'sendDone', error: showProviderError(e) });
     } finally {
       if (inFlight === cts) inFlight = undefined;
       cts.dispose();
@@ -161,9 +163,9 @@ export function registerCommands(deps: CommandDeps) {
   });
   register('contextControl.pinFile', async (uri?: vscode.Uri) => {
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-    if (!target) return;
+    if (!target || !(await confirmPinSize(target, pins.relative(target), service))) return;
     const pin = await pins.pinFile(target);
-    if (pin) await afterPinChange(`the pinned file ${pin.source}`);
+    if (pin) await withPinProgress(pin.source, fileBytes(target), () => afterPinChange(`the pinned file ${pin.source}`));
   });
   register('contextControl.unpin', async (arg?: Node | string) => {
     const id = typeof arg === 'string' ? arg : arg?.id?.replace(/^pin:/, '');
@@ -237,9 +239,7 @@ export function registerCommands(deps: CommandDeps) {
       { title: 'Context Control: model for Send (VS Code Language Model API)' },
     );
     if (!pick) return;
-    const config = vscode.workspace.getConfiguration('contextControl');
-    await config.update('provider', 'vscode-lm', vscode.ConfigurationTarget.Workspace);
-    await config.update('model', pick.model.id, vscode.ConfigurationTarget.Workspace);
+    await updateSettings(`the model ${pick.model.name}`, { provider: 'vscode-lm', model: pick.model.id });
   });
   register('contextControl.clearApiKey', async () => {
     const provider = await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Context Control: clear the API key of which provider?' });

@@ -9,6 +9,7 @@ import { ChecksTests } from './checks-tests';
 import { registerCommands } from './commands';
 import { registerCompare } from './compare';
 import { registerSessionCommands } from './session-commands';
+import { registerControl } from './control';
 import { PinDecorations, PinStore } from './pins';
 import { findModel } from './lm';
 import { readSettings, SECTION } from './settings';
@@ -70,8 +71,8 @@ export function activate(context: vscode.ExtensionContext) {
     indexTree.set(indexNodes(state));
     manifestTree.set(manifestNodes(state));
     pinTokens.clear();
-    if (state.kind === 'ok') for (const b of state.assembly.blocks) if (b.kind === 'pinned') pinTokens.set(b.id.replace(/^pinned:/, ''), b.tokens);
-    pinnedTree.set(pinnedNodes(pins.list(), (p) => pinTokens.get(p.id)));
+    for (const b of state.kind === 'ok' ? state.assembly.blocks : state.kind === 'refused' ? state.error.blocks : []) if (b.kind === 'pinned') pinTokens.set(b.id.replace(/^pinned:/, ''), b.tokens);
+    pinnedTree.set(pinnedNodes(pins.list(), (p) => pinTokens.get(p.id), (p) => pins.estimate(p)));
     manifestView.message = state.kind === 'ok' ? `Last assembled ${state.at.toLocaleTimeString()} · ${num(state.assembly.manifest.budget.final)} / ${num(state.assembly.manifest.budget.max_input)} tokens` : undefined;
   };
   sub(service.onDidChange(refreshTrees));
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext) {
 
   const commands = registerCommands({ context, service, pins, task, storageDir });
   registerSessionCommands(context, service, () => pins.resolved(readPinned));
+  const control = registerControl(context, service, pins);
   const panel = sub(new RequestPanel(context.extensionUri, service, commands.panelActions));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   commands.attachPanel(panel);
@@ -131,6 +133,7 @@ export function activate(context: vscode.ExtensionContext) {
     chat,
     comparison,
     checks,
+    control,
   };
 }
 

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isSecretPath } from '../core/redact/files';
+import { estimateTokens, estimateTokensFromBytes } from '../core/tokens';
 import { InputError } from '../core/errors';
 import { loadPins, PINS_FILE, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
@@ -58,7 +59,11 @@ export class PinStore extends Disposable {
   private mirror(pins: Pin[]): void {
     if (!this.root || !vscode.workspace.isTrusted) return;
     const file = path.join(this.root, PINS_FILE);
-    if (pins.length === 0 && !fs.existsSync(file)) return;
+    if (pins.length === 0) {
+      // No pins left: the file goes, rather than staying behind holding `[]`.
+      fs.rmSync(file, { force: true });
+      return;
+    }
     const text = JSON.stringify(pins.map(({ id, source, startLine, endLine, text, label }) => ({ id, source, startLine, endLine, text, label })), null, 2) + '\n';
     try {
       if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
@@ -111,6 +116,16 @@ export class PinStore extends Disposable {
 
   async unpin(id: string): Promise<void> {
     await this.save(this.list().filter((p) => p.id !== id));
+  }
+
+  /** A pin's tokens before it is counted: its text, or a whole file's size (nothing read). */
+  estimate(pin: Pin): number {
+    if (pin.startLine !== undefined || !this.root) return estimateTokens(pin.text);
+    try {
+      return estimateTokensFromBytes(fs.statSync(path.join(this.root, pin.source)).size);
+    } catch {
+      return 0;
+    }
   }
 
   at(uri: vscode.Uri, line: number): Pin | undefined {

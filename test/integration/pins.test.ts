@@ -61,8 +61,12 @@ suite('pinning', () => {
     await assembleTicket(a);
     await openAt('docs/architecture.md');
     await vscode.workspace.getConfiguration('contextControl').update('envelope.window', 9000, vscode.ConfigurationTarget.Workspace);
+    const asked: string[] = [];
+    const ask = a.control.pinPrompt.ask;
+    a.control.pinPrompt.ask = async (message) => (asked.push(message), true);
     try {
       await vscode.commands.executeCommand('contextControl.pinFile');
+      assert.match(asked[0] ?? '', /^Pin docs\/architecture\.md\? It is about ~[\d\u202f]+ tokens \(estimated from its [\d\u202f]+ KB\) but only [\d\u202f]+ tokens are free under max_input [\d\u202f]+\./);
       const state = a.service.state;
       assert.equal(state.kind, 'refused');
       if (state.kind !== 'refused') return;
@@ -72,6 +76,7 @@ suite('pinning', () => {
       assert.equal((a.statusBar.backgroundColor as vscode.ThemeColor).id, 'statusBarItem.errorBackground');
       assert.equal(a.trees.manifest.nodes[0].label, 'Refused: the mandatory blocks exceed max_input');
     } finally {
+      a.control.pinPrompt.ask = ask;
       await vscode.workspace.getConfiguration('contextControl').update('envelope.window', undefined, vscode.ConfigurationTarget.Workspace);
     }
   });

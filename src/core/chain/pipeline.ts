@@ -16,6 +16,7 @@ import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
 import { indexBlock, INDEXABLE, summaryText } from './index-block';
 import { prune } from './prune';
+import { applyOverrides, refuseOverflowingIncludes } from './overrides';
 import { wrap, type NeutralRequest } from './render';
 import { cacheKeyOf, RequestCounter } from './request-count';
 import { selectSession } from './session';
@@ -77,7 +78,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
 
   const collected = collect(snapshot);
   const ranked = rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex);
-  const pruned = prune(ranked.blocks, ranked.context ?? snapshot.task.component);
+  const pruned = applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides);
   let store = options.offloadStore;
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
     policy,
@@ -100,14 +101,16 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     retrim(block, target, policy, tokenizer, outputBySource.get(block.source)?.lines ?? (() => linesOf(block.text)), outputBySource.get(block.source)?.reference);
   const protectedBlocks = [...pruned.value.kept.filter(isProtected), ...(session.value.summary ? [session.value.summary] : [])].map(exact);
   const disclosedIndex = indexBlock(policy, pruned.value.disclosed);
+  const reserved = counter.count(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks);
   const filled = fill({
     candidates: [...pruned.value.kept.filter((b) => !isProtected(b)), ...offload.value.blocks, ...trimmed.value],
     groups: session.value.groups,
-    available: Math.max(0, max - counter.count(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks)),
+    available: Math.max(0, max - reserved),
     // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
     toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
     shrink: retrimTo,
   });
+  refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
   const overflowDocs = filled.value.overflow.filter((b) => INDEXABLE.has(b.kind));
   const index = indexBlock(policy, [...pruned.value.disclosed, ...overflowDocs], new Set(overflowDocs));

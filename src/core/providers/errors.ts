@@ -138,3 +138,30 @@ export function classifyHttpFailure(f: HttpFailure): ProviderError {
 export function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+/** What the editor offers next to a provider error. */
+export type ProviderAction = 'Set API Key' | 'Select model' | 'Check network / base URL';
+
+/**
+ * A provider failure as one short sentence and the one action that fixes it, from the error's message (it may have
+ * crossed a worker boundary as text): a missing or refused key, a model the provider does not know, a host that cannot
+ * be reached or did not answer. Repeated causes (`getaddrinfo ENOTFOUND x: getaddrinfo ENOTFOUND x`) are said once.
+ */
+export function humanProviderError(message: string): { text: string; action?: ProviderAction } {
+  const first = message.split('\n')[0];
+  const parts = first.split(': ').filter((p, i, all) => all.indexOf(p) === i);
+  const provider = /^(openai|anthropic|vscode-lm|dry-run)\b/.exec(first)?.[1];
+  const who = provider ?? 'the provider';
+  const noKey = /^no API key for (\w[\w-]*)/.exec(first);
+  if (noKey) return { text: `No API key for ${noKey[1]}. Set one, or set contextControl.baseUrl for a local server.`, action: 'Set API Key' };
+  if (/answered (401|403)|check the API key|invalid[_ ]api[_ ]key|authentication/i.test(first)) return { text: `${who} refused the API key${/answered (40[13])/.exec(first) ? ` (${/answered (40[13])/.exec(first)![1]})` : ''}.`, action: 'Set API Key' };
+  const model = /model[ :"'`]+([\w.:/-]+)["'`]? (?:is )?(?:not found|does not exist|not supported|unknown)|(?:unknown|invalid) model[ :"'`]+([\w.:/-]+)|answered 404: model: ([\w.:/-]+)/i.exec(first);
+  if (model || /model_not_found|not_found_error.*model/i.test(first)) return { text: `${who} does not know the model${model ? ` "${model[1] ?? model[2] ?? model[3]}"` : ''}.`, action: 'Select model' };
+  const net = /\b(ENOTFOUND|ECONNREFUSED|ECONNRESET|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b/.exec(first);
+  const host = /cannot reach (\S+?):? /.exec(first)?.[1] ?? /(?:ENOTFOUND|EAI_AGAIN) ([\w.-]+)/.exec(first)?.[1] ?? /(\d+\.\d+\.\d+\.\d+:\d+)/.exec(first)?.[1];
+  if (net || /cannot reach|timed out|fetch failed|network/i.test(first)) {
+    const why = net?.[1] === 'ENOTFOUND' || net?.[1] === 'EAI_AGAIN' ? 'the host name does not resolve' : net?.[1] === 'ECONNREFUSED' ? 'the connection was refused' : /timed out|ETIMEDOUT/.test(first) ? 'no answer (timed out)' : 'the network failed';
+    return { text: `Cannot reach ${host ?? who}: ${why}.`, action: 'Check network / base URL' };
+  }
+  return { text: parts.join(': ') };
+}

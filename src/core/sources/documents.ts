@@ -35,14 +35,15 @@ export function parseDocument(path: string, text: string, isDecision: boolean): 
   const { data, body, bodyLine, warnings } = readFrontMatter(text, path, { quiet: role === 'template' });
   const decision = role === 'document' ? undefined : parseDecision(path, data, body, bodyLine, role === 'template');
   if (decision) warnings.push(...decision.warnings);
-  const title = stringValue(data.title) ?? firstHeading(body) ?? path.replace(/^.*\//, '');
+  const readable = readableMarkdown(body);
+  const title = inlineText(stringValue(data.title) ?? '') || firstHeading(readable) || path.replace(/^.*\//, '');
   const priority = stringValue(data.priority) === undefined ? NaN : Number(data.priority);
   return {
     path,
     body,
     bodyLine,
     title,
-    summary: stringValue(data.summary) ?? stringValue(data.description) ?? (decision ? decisionSummary(body) : firstProse(body)),
+    summary: inlineText(stringValue(data.summary) ?? stringValue(data.description) ?? (decision ? decisionSummary(readable) : firstProse(readable)) ?? '') || undefined,
     components: stringList(data.component ?? data.components),
     tags: stringList(data.tags) ?? decision?.tags,
     status: decision?.meta.status ?? stringValue(data.status)?.toLowerCase(),
@@ -50,6 +51,41 @@ export function parseDocument(path: string, text: string, isDecision: boolean): 
     decision: decision?.meta,
     warnings,
   };
+}
+
+const HTML_TAG = /<\/?(?:p|div|span|img|a|br|hr|h[1-6]|b|i|u|em|strong|small|big|sub|sup|center|font|picture|source|details|summary|kbd|code|pre|table|thead|tbody|tr|td|th|ul|ol|li|section|header|footer|nav|figure|figcaption|video)\b[^>]*>/gi;
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+
+/** Title or summary text as a reader sees it: no HTML tags or comments, no images, links as their words. */
+export function inlineText(text: string): string {
+  return text
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(HTML_TAG, '')
+    .replace(/!\[[^\]]*\]\((?:[^()]|\([^()]*\))*\)/g, '')
+    .replace(/\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e])
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * A Markdown body as its reader sees it, for titles and summaries (the body sent is unchanged): HTML comments gone
+ * (`<!-- omit in toc -->`), HTML headings as Markdown headings (`<h1 align="center">X</h1>` → `# X`), other HTML
+ * tags dropped with their words kept (`<p align="center">…`), lines of badges or images only left empty. Line count kept.
+ */
+export function readableMarkdown(body: string): string {
+  const noComments = body.replace(/<!--[\s\S]*?-->/g, (c) => c.replace(/[^\n]/g, ''));
+  return noComments
+    .split('\n')
+    .map((line) => {
+      const h = /^\s*<h([1-6])\b[^>]*>(.*?)<\/h\1>\s*$/i.exec(line);
+      if (h) return `${'#'.repeat(Number(h[1]))} ${inlineText(h[2])}`;
+      if (/^\s{0,3}(`{3,}|~{3,})/.test(line)) return line;
+      const kept = line.replace(HTML_TAG, '');
+      const words = kept.replace(/\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\([^)]*\)/g, '').trim();
+      return words === '' ? '' : /^#{1,6}\s/.test(kept.trim()) ? kept.trimEnd() : kept;
+    })
+    .join('\n');
 }
 
 /**

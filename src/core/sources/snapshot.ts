@@ -14,6 +14,7 @@ import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offloa
 import { STREAM_CHUNK_BYTES } from '../trim/lines';
 import { readPinsFile, resolvePinFiles, PINS_FILE, type StoredPin } from './pins';
 import { redactLines } from './secrets';
+import { mergeOverrides, overrideFor, readOverridesFile, OVERRIDES_FILE, type Overrides } from './overrides';
 import { withoutSecrets } from '../redact/apply';
 import { readSessionChecked } from '../session/file';
 import { packagesOf } from './packages';
@@ -46,6 +47,8 @@ export interface Snapshot {
   pastedFrom?: string;
   /** Files changed in the working tree, and the last commits' changes (with hunks), from git. */
   changes?: { workingTree: string[]; commits: CommitChange[] };
+  /** The user's include / exclude overrides (`.context/overrides.json`, then the call's own). */
+  overrides?: Overrides;
 }
 
 export interface Task {
@@ -92,6 +95,8 @@ export interface SnapshotOptions {
   editor?: { activeFile?: string; selection?: string; openFiles?: string[] };
   /** How to read changed files; default: read-only git in `root`. `false`: none. */
   changes?: ChangeReader | false;
+  /** Overrides of this call on top of `.context/overrides.json` (`ctxctl preview --include/--exclude`). */
+  overrides?: Partial<Overrides>;
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -205,6 +210,9 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     task.signals = { ...task.signals, identifiers: [...new Set([...task.signals.identifiers, ...picked.identifiers])], paths: [...new Set([...task.signals.paths, ...picked.paths])], words: [...new Set([...task.signals.words, ...wordsOf(picked.identifiers.join(' '))])] };
     task.editor = { activeFile: options.editor.activeFile, openFiles: options.editor.openFiles ?? [] };
   }
+  const stored = readOverridesFile(root);
+  warnings.push(...stored.warnings);
+  const overrides = mergeOverrides(stored.overrides, options.overrides ?? {});
   const paths = scan.files.map((f) => f.path);
   task.files = [...new Set([...task.files, ...resolveMentions(task.signals.paths, paths), ...resolveIdentifiers(task.signals.identifiers, paths)])];
   const reader = options.changes === false ? undefined : (options.changes ?? gitReader(root));
@@ -221,14 +229,14 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
 
   const snapshot: Snapshot = {
     root, policy, task, files: scan.files, instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
-    pins: [], session: [], warnings, changes,
+    pins: [], session: [], warnings, changes, overrides,
     toolResults: loadToolResults(root, options.toolResults ?? [], policy, options.cwd),
   };
   if (options.pins) snapshot.pins = options.pins;
   else {
-    const stored = readPinsFile(root);
-    warnings.push(...stored.warnings);
-    snapshot.pins = resolvePinFiles(root, stored.pins);
+    const storedPins = readPinsFile(root);
+    warnings.push(...storedPins.warnings);
+    snapshot.pins = resolvePinFiles(root, storedPins.pins);
   }
   const returned = new Set(snapshot.toolResults?.map((r) => r.workspacePath));
   const tryRead = (file: ScannedFile, use: (text: string) => void) => {
@@ -270,14 +278,14 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
         warnings.push(...(doc.warnings ?? []));
         snapshot.documents.push(doc);
       });
-    } else if (task.files.includes(p) || priorityGlobs(p) || changedPaths.has(p)) {
+    } else if (task.files.includes(p) || priorityGlobs(p) || changedPaths.has(p) || overrideFor(overrides, p) === 'include') {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }
   }
   // A file the chain would have read but could not (binary, unreadable, a FIFO or device) is reported, never lost.
   for (const skipped of scan.skipped) {
     const p = skipped.path;
-    if (p === POLICY_FILE || p === PINS_FILE || p === sessionRel) continue; // reported by their own readers
+    if (p === POLICY_FILE || p === PINS_FILE || p === OVERRIDES_FILE || p === sessionRel) continue; // reported by their own readers
     const wanted = instructionFamily(p) || toolGlob(p) || formatOf.some((f) => f.test(p)) || DOCUMENT_EXTENSIONS.test(p) || task.files.includes(p) || priorityGlobs(p);
     if (wanted) warnings.push({ source: p, message: `skipped: ${skipped.reason}; not in this request` });
   }

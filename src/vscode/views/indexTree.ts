@@ -1,5 +1,6 @@
 import type { Manifest } from '../../core/report/manifest';
 import type { AssemblyState } from '../assembly';
+import { itemContext } from './item-context';
 import { signalRows } from './signals';
 import { escapeMd, group, tokens, type Node } from './tree';
 
@@ -50,6 +51,7 @@ export function indexNodes(state: AssemblyState): Node[] {
     icon: a.mode === 'mandatory' ? 'law' : a.mode === 'conditional' ? 'filter' : 'list-tree',
     tooltip: meta([['Source', a.path], ['Family', a.family], ['Mode', `${a.mode} (${a.rule})`], ['Applies to', a.scope ? `${a.scope}/**` : 'the whole workspace'], ['Globs', a.globs?.join(', ')], ['In this request', verdict(a.path)]]),
     open: { source: a.path, line: a.bodyLine },
+    contextValue: itemContext(a.mode === 'disclosed' ? 'document' : 'agents_md', a.path, snapshot.overrides),
   }));
   const docNode = (d: (typeof snapshot.documents)[number]): Node => {
     const status = d.decision?.status ?? d.status;
@@ -74,6 +76,7 @@ export function indexNodes(state: AssemblyState): Node[] {
         ['In this request', verdict(d.path)],
       ]),
       open: { source: d.path, line: headingLine >= 0 ? d.bodyLine + headingLine : undefined },
+      contextValue: itemContext('document', d.path, snapshot.overrides),
     };
   };
   const decisions = snapshot.documents.filter((d) => d.decision);
@@ -89,6 +92,7 @@ export function indexNodes(state: AssemblyState): Node[] {
       icon: 'output',
       tooltip: meta([['Path', o.path], ['Size', `${o.size} bytes`], ['Format', o.format ?? String(t?.format ?? 'log')], ['Trim', t ? `${t.retained_lines} of ${t.original_lines} lines kept` : undefined], ['In this request', verdict(o.path)]]),
       open: { source: o.path },
+      contextValue: itemContext('tool_result', o.path, snapshot.overrides),
     };
   });
   const offloaded: Node[] = (manifest?.offloaded ?? []).map((o) => ({

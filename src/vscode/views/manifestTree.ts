@@ -1,5 +1,6 @@
 import type { DecisionSection } from '../../core/types';
 import type { AssemblyState } from '../assembly';
+import { itemContext } from './item-context';
 import { escapeMd, group, tokens, type Node } from './tree';
 
 const SECTIONS: [DecisionSection, string, string][] = [
@@ -11,7 +12,7 @@ const SECTIONS: [DecisionSection, string, string][] = [
   ['compacted', 'Compacted', 'archive'],
 ];
 
-const openable = (source: string) => !/^(builtin|session|pin|task)[:#]?/.test(source) && source !== 'task';
+const openable = (source: string) => !/^(builtin|session|pin):/.test(source) && source !== 'task';
 
 /** The Manifest view: the last preview or send, every decision with its reason and tokens. */
 export function manifestNodes(state: AssemblyState): Node[] {
@@ -47,6 +48,7 @@ export function manifestNodes(state: AssemblyState): Node[] {
           .map(([k, v]) => `**${k}:** ${escapeMd(String(v))}`)
           .join('  \n'),
         open: openable(d.source) ? { source: d.source.replace(/#.*$/, '') } : undefined,
+        contextValue: itemContext(d.kind, d.source, state.snapshot.overrides),
       })),
       icon,
       key !== 'indexed',

@@ -6,6 +6,7 @@ import { zoneOf } from '../../core/report/manifest';
 import type { AssemblyService, AssemblyState } from '../assembly';
 import { Disposable } from '../disposable';
 import { isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
+import { changeProvider, updateSettings } from '../setting-scope';
 import { readSettings, SECTION } from '../settings';
 import { statusFor } from './statusBar';
 
@@ -171,9 +172,9 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       send: (m) => this.actions.send(m.task),
       cancel: () => this.actions.cancel(),
       setTask: (m) => this.actions.setTask(m.task),
-      setProvider: (m) => PROVIDERS.includes(m.provider) && vscode.workspace.getConfiguration(SECTION).update('provider', m.provider, vscode.ConfigurationTarget.Workspace),
-      setModel: (m) => vscode.workspace.getConfiguration(SECTION).update('model', m.model, vscode.ConfigurationTarget.Workspace),
-      setPolicy: (m) => !m.policyPath.split(/[\\/]/).includes('..') && vscode.workspace.getConfiguration(SECTION).update('policyPath', m.policyPath, vscode.ConfigurationTarget.Workspace),
+      setProvider: (m) => PROVIDERS.includes(m.provider) && changeProvider(m.provider),
+      setModel: (m) => updateSettings(`the model ${m.model}`, { model: m.model }),
+      setPolicy: (m) => !m.policyPath.split(/[\\/]/).includes('..') && updateSettings(`the policy ${m.policyPath}`, { policyPath: m.policyPath }),
       copyRequest: () => this.actions.copyRequest(),
       exportRequest: () => this.actions.exportRequest(),
       openSource: (m) => this.actions.openSource(m.source),

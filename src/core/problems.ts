@@ -1,0 +1,35 @@
+import { InputError } from './errors';
+import type { Warning } from './types';
+
+/** One entry of the editor's Problems view, as plain data (src/vscode/diagnostics.ts turns it into a Diagnostic). */
+export interface Problem {
+  /** Workspace-relative file. */
+  file: string;
+  /** 1-based; the first line when the reader gave none. */
+  line: number;
+  /** 1-based start column; the whole line when absent. */
+  column?: number;
+  severity: 'error' | 'warning' | 'information';
+  message: string;
+}
+
+/** Sources that are not files: the literal task, builtin blocks, session events, pins by range. */
+const NOT_A_FILE = /^(builtin:|session:|pin:|task$)/;
+
+/**
+ * What the Problems view shows for one assembly: the InputError that stopped it (policy, front matter, pins,
+ * session, overrides: with line and column where the parser gave them), and every warning about a workspace file.
+ * A redaction is information (the secret was handled); anything else about a file is a warning.
+ */
+export function problemsOf(warnings: Warning[], error: Error | undefined, isFile: (rel: string) => boolean): Problem[] {
+  const out: Problem[] = [];
+  if (error instanceof InputError && error.file && isFile(error.file)) {
+    out.push({ file: error.file, line: error.line ?? 1, ...(error.column ? { column: error.column } : {}), severity: 'error', message: error.message });
+  }
+  for (const w of warnings) {
+    const file = w.source.replace(/#.*$/, '');
+    if (NOT_A_FILE.test(file) || !isFile(file)) continue;
+    out.push({ file, line: w.line ?? 1, ...(w.column ? { column: w.column } : {}), severity: w.rule ? 'information' : 'warning', message: w.message });
+  }
+  return out;
+}
