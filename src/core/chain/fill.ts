@@ -1,5 +1,6 @@
 import { headingsOf, normalizeHeading, sectionOf } from '../sources/documents';
 import { estimateTokens } from '../tokens';
+import { formatNumber as num } from '../format';
 import type { Block, Decision, StageResult } from '../types';
 
 export interface Filled {
@@ -73,11 +74,11 @@ export function fill(input: FillInput): StageResult<Filled> {
 /** Which limit bound: the tool-results zone cap when it is the tighter one, else the whole budget. */
 function overflowReason(block: Block, remaining: number, toolRoom: number): string {
   // Whether it is then in the index is for the manifest to say (report/derive.ts), from the index sent.
-  if (block.kind !== 'tool_result') return `did not fit the budget (${remaining} tokens left)`;
+  if (block.kind !== 'tool_result') return `did not fit the budget (${num(remaining)} tokens left)`;
   const where = `the full output stays at ${block.meta.trim?.reference ?? block.source}`;
   return toolRoom < remaining
-    ? `not sent: over the tool-results zone cap (${toolRoom} tokens left in the zone, ${block.tokens} needed even trimmed); ${where}`
-    : `not sent: over the budget (${remaining} tokens left, ${block.tokens} needed even trimmed); ${where}`;
+    ? `not sent: over the tool-results zone cap (${num(toolRoom)} tokens left in the zone, ${num(block.tokens)} needed even trimmed); ${where}`
+    : `not sent: over the budget (${num(remaining)} tokens left, ${num(block.tokens)} needed even trimmed); ${where}`;
 }
 
 /** Fill order: the priority, scaled by relevance unless the policy (or the file) set the priority. */

@@ -44,7 +44,7 @@ describe('the manifest/request agreement checker (test/unit/chain/agreement.ts)'
     assert.equal((JSON.parse(tight.serialized) as { tools?: unknown }).tools, undefined);
     assert.ok(!listedPaths(requestStrings(tight.serialized)).includes('builtin:tools'));
     const tools = tight.manifest.rejected.find((d) => d.source === 'builtin:tools');
-    assert.match(tools?.reason ?? '', /^not in this request: did not fit the budget \(\d+ tokens left\)$/);
+    assert.match(tools?.reason ?? '', /^not in this request: did not fit the budget \([\d\u202f]+ tokens left\)$/);
   });
 
   it('with --max-input 3000 the example sends a digest of application.log instead of dropping it', () => {

@@ -63,9 +63,9 @@ describe('the manifest is derived from the blocks sent (report/derive.ts, report
   it('fill names the limit that bound a tool result: the zone cap or the whole budget; it shrinks one to fit before giving up', () => {
     const log = block('tool_result', 'app.log', 'ERROR boom\n'.repeat(60));
     const zone = fill({ candidates: [log], groups: [], available: 5000, toolResultsCap: 20 });
-    assert.match(zone.decisions.rejected![0].reason, /^not sent: over the tool-results zone cap \(20 tokens left in the zone, \d+ needed even trimmed\)/);
+    assert.match(zone.decisions.rejected![0].reason, /^not sent: over the tool-results zone cap \(20 tokens left in the zone, [\d\u202f]+ needed even trimmed\)/);
     const budget = fill({ candidates: [log], groups: [], available: 20, toolResultsCap: 5000 });
-    assert.match(budget.decisions.rejected![0].reason, /^not sent: over the budget \(20 tokens left, \d+ needed even trimmed\)/);
+    assert.match(budget.decisions.rejected![0].reason, /^not sent: over the budget \(20 tokens left, [\d\u202f]+ needed even trimmed\)/);
     const small = { ...log, text: 'ERROR boom', tokens: 15 };
     const shrunk = fill({ candidates: [log], groups: [], available: 20, toolResultsCap: 5000, shrink: (_b, max) => (max >= 15 ? small : undefined) });
     assert.deepEqual(shrunk.value.selected, [small]);
