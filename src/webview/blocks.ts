@@ -30,7 +30,7 @@ function moveBetween(e: KeyboardEvent, from: HTMLElement): void {
 
 function notSentItem(n: NotSentItem): HTMLElement {
   const tokens = n.tokens !== undefined ? el('span', { class: 'tokens' }, `${formatTokens(n.tokens, n.exact)} tok`) : undefined;
-  return el('li', { class: `ns-item ns-${n.group}` }, el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, n.kind), sourceLabel(n.source), tokens), el('p', { class: 'reason' }, n.reason), itemActions({ source: n.source, sent: false }));
+  return el('li', { class: `ns-item ns-${n.group}` }, el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, n.kind), sourceLabel(n.source), tokens), el('p', { class: 'reason' }, n.reason), itemActions({ source: n.source, sent: false, group: n.group }));
 }
 
 function notSent(p: PanelPreview): HTMLElement | undefined {
@@ -61,7 +61,7 @@ export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement 
     pane.append(el('div', { class: 'pane-head' }, el('h3', {}, `Sent (${p.blocks.length})`), toolbar('Preview tools', [compare])));
     pane.append(el('ol', { class: 'blocks' }, ...p.blocks.map((b, i) => sentBlock(p, b, i))));
   }
-  const ns = notSent(p);
+  const ns = p.status === 'refused' ? undefined : notSent(p);
   if (ns) pane.append(ns);
   if (p.warnings.length) pane.append(el('h3', {}, 'Warnings'), el('ul', { class: 'warnings' }, ...p.warnings.map((w) => el('li', {}, w))));
   return pane;

@@ -2,7 +2,7 @@
    keys, Home and End move between its buttons. Every action posts a typed message; the host executes it. */
 import { isBuiltin, isWholeFile } from '../core/panel/source';
 import type { BlockAction } from '../vscode/protocol';
-import { el } from './dom';
+import { el, rovingIndex } from './dom';
 import { send } from './state';
 
 interface Target {
@@ -12,6 +12,8 @@ interface Target {
   pinId?: string;
   /** Whether the item is in the request now (Exclude first) or not (Include first). */
   sent: boolean;
+  /** Makes the buttons' ids unique when a source is listed twice (a ladder step and a trim of the same log). */
+  group?: string;
 }
 
 const LABELS: Record<BlockAction, string> = { include: 'Include', exclude: 'Exclude', pin: 'Pin', open: 'Open', copy: 'Copy' };
@@ -39,8 +41,7 @@ export function toolbar(label: string, buttons: HTMLButtonElement[], id?: string
   buttons.forEach((b, i) => {
     b.tabIndex = i === 0 ? 0 : -1;
     b.addEventListener('keydown', (e) => {
-      const last = buttons.length - 1;
-      const next = e.key === 'ArrowRight' ? (i + 1) % buttons.length : e.key === 'ArrowLeft' ? (i + last) % buttons.length : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1;
+      const next = rovingIndex(e.key, i, buttons.length);
       if (next < 0) return;
       e.preventDefault();
       e.stopPropagation();
@@ -52,8 +53,10 @@ export function toolbar(label: string, buttons: HTMLButtonElement[], id?: string
   return bar;
 }
 
-function small(label: string, title: string, onClick: () => void, cls: string): HTMLButtonElement {
-  const b = el('button', { class: `secondary small ${cls}`, title, 'aria-label': title }, label);
+/** A small action button; a click does not also toggle the block it sits in. */
+export function small(label: string, title: string, onClick: () => void, cls: string, id?: string): HTMLButtonElement {
+  // A stable id lets a re-render (a background preview) put the focus back on the same action.
+  const b = el('button', { class: `secondary small ${cls}`, title, 'aria-label': title, ...(id ? { id } : {}) }, label);
   b.addEventListener('click', (e) => {
     e.stopPropagation();
     onClick();
@@ -62,10 +65,13 @@ function small(label: string, title: string, onClick: () => void, cls: string): 
 }
 
 export function itemActions(t: Target): HTMLElement {
-  const buttons = actionsFor(t).map((a) => small(LABELS[a], a === 'copy' && !t.blockId ? 'Copy the path' : `${TITLES[a]}: ${t.source}`, () => send({ type: 'blockAction', action: a, source: t.source, ...(t.blockId ? { blockId: t.blockId } : {}) }), `act-${a}`));
+  const key = `act:${t.sent ? 'sent' : (t.group ?? 'out')}:${t.blockId ?? t.source}`;
+  const buttons = actionsFor(t).map((a) =>
+    small(LABELS[a], a === 'copy' && !t.blockId ? 'Copy the path' : `${TITLES[a]}: ${t.source}`, () => send({ type: 'blockAction', action: a, source: t.source, ...(t.blockId ? { blockId: t.blockId } : {}) }), `act-${a}`, `${key}:${a}`),
+  );
   if (t.pinId) {
     const pinId = t.pinId;
-    buttons.splice(Math.min(buttons.length, t.sent ? 2 : 0), 0, small('Unpin', `Unpin ${t.source}`, () => send({ type: 'unpin', pinId }), 'act-unpin'));
+    buttons.splice(Math.min(buttons.length, t.sent ? 2 : 0), 0, small('Unpin', `Unpin ${t.source}`, () => send({ type: 'unpin', pinId }), 'act-unpin', `${key}:unpin`));
   }
   return toolbar(`Actions for ${t.source}`, buttons);
 }

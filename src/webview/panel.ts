@@ -43,14 +43,19 @@ const controls = el('div', { id: 'controls' });
 const dynamic = el('div', { id: 'dynamic' });
 app.replaceChildren(controls, dynamic);
 
+/** Never rebuilds under the user's hands: the part holding focus is updated in place (or kept), the rest rebuilt. */
 function renderControls(): void {
   const active = document.activeElement;
-  if (active && controls.contains(active)) return; // never rebuild under the user's hands
+  const task = document.getElementById('task') as HTMLTextAreaElement | null;
+  const keepTask = task && active === task;
+  const oldPickers = controls.querySelector('.pickers');
+  const keepPickers = oldPickers && active && oldPickers.contains(active);
   controls.replaceChildren(
-    taskBox(),
-    pickers(),
+    keepTask ? (task.closest('section') as HTMLElement) : taskBox(),
+    keepPickers ? (oldPickers as HTMLElement) : pickers(),
     ...(ui.trusted ? [] : [el('p', { class: 'message status-warning' }, 'Restricted mode: preview works, sending needs a trusted workspace.')]),
   );
+  if (keepTask && document.activeElement !== task) task.focus();
 }
 
 /** The element that last had focus, by id: a re-render puts focus back there, never on the page body. */
@@ -65,12 +70,18 @@ function render(): void {
   const ladder = p ? ladderWarnings(p) : undefined;
   dynamic.replaceChildren(...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
   const active = document.activeElement;
-  if (lastFocus && (!active || active === document.body)) document.getElementById(lastFocus)?.focus();
+  // Only while the view has focus: focusing an element of an unfocused view would move the focus on its next return.
+  if (lastFocus && document.hasFocus() && (!active || active === document.body)) document.getElementById(lastFocus)?.focus();
 }
 
-/** When the view gets focus (the preview shortcut, a click on its title) and nothing in it has focus, the task box does. */
+/**
+ * When the view gets focus from outside without a click in it (the preview shortcut, Open Panel, Tab from the
+ * workbench), the task box gets it, so the typing that follows is not swallowed. A click keeps its own target.
+ */
+let pointerAt = 0;
+document.addEventListener('pointerdown', () => (pointerAt = performance.now()), true);
 window.addEventListener('focus', () => {
-  if (document.activeElement === document.body || !document.activeElement) document.getElementById('task')?.focus();
+  if (performance.now() - pointerAt > 100) document.getElementById('task')?.focus();
 });
 
 function onPreview(next: PanelPreview): void {

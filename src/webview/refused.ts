@@ -3,14 +3,8 @@
 import { isBuiltin } from '../core/panel/source';
 import type { PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
-import { toolbar } from './item-actions';
+import { small as act, toolbar } from './item-actions';
 import { send } from './state';
-
-function act(label: string, title: string, onClick: () => void, cls: string): HTMLButtonElement {
-  const b = el('button', { class: `secondary small ${cls}`, title, 'aria-label': title }, label);
-  b.addEventListener('click', onClick);
-  return b;
-}
 
 export function refusedSection(p: PanelPreview): HTMLElement {
   const over = (p.final ?? 0) - (p.maxInput ?? 0);
@@ -31,7 +25,7 @@ export function refusedSection(p: PanelPreview): HTMLElement {
   return el(
     'section',
     { class: 'refused', id: 'refused', role: 'alert' },
-    el('h3', {}, '✗ Refused: the protected blocks alone do not fit'),
+    el('h3', {}, el('span', { class: 'err-icon', 'aria-hidden': 'true' }, '✗ '), 'Refused: the protected blocks alone do not fit'),
     el('p', {}, `They need ${fmt(p.final)} tokens; the request may hold ${fmt(p.maxInput)}. Over by ${fmt(Math.max(0, over))}.`),
     el('p', {}, 'Unpin a block or shorten a rule, then preview again. Nothing can be sent, copied or exported until then.'),
     el('ul', { class: 'refused-blocks' }, ...rows),

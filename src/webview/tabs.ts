@@ -1,5 +1,5 @@
 /* The tab list, after the ARIA tabs pattern: one tab stop, arrows move and select, Home and End go to the ends. */
-import { el } from './dom';
+import { el, rovingIndex } from './dom';
 import { TABS, type Tab, ui } from './state';
 
 export function tabs(setTab: (t: Tab) => void): HTMLElement {
@@ -8,8 +8,7 @@ export function tabs(setTab: (t: Tab) => void): HTMLElement {
     const t = el('button', { role: 'tab', id: `tab-${id}`, 'aria-selected': String(ui.tab === id), 'aria-controls': `pane-${id}`, tabindex: ui.tab === id ? '0' : '-1', class: 'tab' }, label);
     t.addEventListener('click', () => setTab(id));
     t.addEventListener('keydown', (e) => {
-      const last = TABS.length - 1;
-      const to = e.key === 'ArrowRight' ? (i + 1) % TABS.length : e.key === 'ArrowLeft' ? (i + last) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1;
+      const to = rovingIndex(e.key, i, TABS.length);
       if (to < 0) return;
       e.preventDefault();
       const next = TABS[to][0];

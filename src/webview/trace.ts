@@ -26,17 +26,19 @@ export function tracePane(p: PanelPreview): HTMLElement {
         section = r.section;
         body.append(el('tr', { class: 'trace-section' }, el('th', { colspan: '3', scope: 'colgroup' }, section)));
       }
+      // The reason gets a row of its own, across the table: it wraps at full width, even at 300 px.
       body.append(
         el(
           'tr',
-          { class: `verdict-${r.verdict.toLowerCase()}` },
-          el('td', { class: 'trace-source' }, el('div', { class: 'source' }, r.source), el('div', { class: 'reason' }, r.detail)),
+          { class: `trace-row verdict-${r.verdict.toLowerCase()}` },
+          el('td', { class: 'trace-source' }, el('span', { class: 'source' }, r.source)),
           el('td', { class: 'trace-verdict' }, r.verdict),
           el('td', { class: 'trace-tokens' }, r.tokens !== undefined ? formatTokens(r.tokens, r.exact) : '–'),
         ),
+        el('tr', { class: 'trace-reason' }, el('td', { colspan: '3', class: 'reason' }, r.detail)),
       );
     }
-    const head = el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Block and reason'), el('th', { scope: 'col' }, 'Verdict'), el('th', { scope: 'col' }, 'Tokens')));
+    const head = el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Block (reason below)'), el('th', { scope: 'col' }, 'Verdict'), el('th', { scope: 'col' }, 'Tokens')));
     pane.append(el('table', { class: 'trace-table', id: 'trace-table', tabindex: '0' }, head, body));
   }
   if (!h && !rows.length) pane.append(el('p', {}, 'No trace yet.'));

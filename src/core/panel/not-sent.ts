@@ -17,7 +17,7 @@ export interface NotSentItem {
 }
 
 export const NOT_SENT_GROUPS: { group: NotSentGroup; title: string }[] = [
-  { group: 'degraded', title: 'Dropped by the budget ladder' },
+  { group: 'degraded', title: 'Cut or dropped by the budget ladder' },
   { group: 'rejected', title: 'Rejected' },
   { group: 'indexed', title: 'Indexed: available on demand' },
   { group: 'tool_output', title: 'Left out of tool output' },

@@ -39,7 +39,7 @@ export function traceRows(m: TraceSections): TraceRow[] {
   const tools = m.selected.filter((s) => s.kind === 'tool_result' && !offloaded.has(s.source));
   for (const s of tools) {
     const t = trimmed.get(s.source);
-    if (t) out.push(row('Tool output', 'TRIMMED', s, `${String(t.retained_lines ?? '?')} of ${String(t.original_lines ?? '?')} lines kept: ${t.reason}`, true));
+    if (t) out.push(row('Tool output', 'TRIMMED', s, t.reason, true));
     else out.push(row('Tool output', 'KEPT', s, s.reason, true));
   }
   for (const o of m.offloaded) out.push(row('Tool output', 'OFFLOADED', o, `→ ${String(o.path ?? '')}${o.in_place ? ' (in place)' : ''}`, o.tokens_exact === true));
