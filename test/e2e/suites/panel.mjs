@@ -175,4 +175,16 @@ export default async function (h) {
     await panel.locator('#send-btn:not([aria-disabled])').waitFor({ timeout: 20_000 });
     await settings({ 'contextControl.taskFile': 'ticket.md', 'contextControl.policyPath': '.context/policy.yaml', 'workbench.colorTheme': 'Default Dark Modern' });
   });
+
+  await test('panel: a failed send shows in the Answer tab and the next run clears it', async () => {
+    await settings({ 'contextControl.provider': 'openai', 'contextControl.model': 'gpt-4o' });
+    const panel = await panelFrame();
+    await panel.locator('#provider').filter({ has: panel.locator('option[value="openai"]:checked') }).waitFor({ timeout: 20_000 });
+    await panel.locator('#send-btn:not([aria-disabled])').click({ timeout: 30_000 });
+    await panel.locator('#answer-note').filter({ hasText: /^Failed: / }).waitFor({ timeout: 60_000 });
+    await preview(panel);
+    await panel.locator('#answer-note').waitFor({ state: 'detached', timeout: 30_000 });
+    expect(((await panel.locator('#answer').textContent()) ?? '') === 'Nothing sent yet.', 'the stale answer is gone');
+    await settings({ 'contextControl.provider': 'dry-run' });
+  });
 }
