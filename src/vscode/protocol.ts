@@ -1,3 +1,7 @@
+import type { EnvelopePart } from '../core/panel/envelope';
+import type { NotSentItem } from '../core/panel/not-sent';
+import type { TraceRow } from '../core/panel/trace-table';
+
 /**
  * The typed message protocol between the host and the panel webview. Both sides import these types
  * (the webview bundle is built from src/webview/), so a message is checked at compile time on both ends.
@@ -39,6 +43,26 @@ export interface PanelPreview {
   provider: string;
   compaction?: PanelCompaction;
   session?: { stored: number; kept_raw: number; compacted: number; omitted: number };
+  /** The details below come from src/vscode/views/panel-actions.ts (detailsFor). */
+  details?: PanelDetails;
+}
+
+/** What the panel shows beyond the sent blocks, all computed from the manifest (or the refusal). */
+export interface PanelDetails {
+  /** Zones, overhead, free room, output reserve and margin: they add up to the window. */
+  envelope?: { window: number; parts: EnvelopePart[]; over: number };
+  notSent: NotSentItem[];
+  /** Every step the budget ladder took, in order. */
+  ladder: { step: number; source: string; reason: string; requestBefore?: number; requestAfter?: number }[];
+  traceRows: TraceRow[];
+  /** The cache-friendly prefix: same as the previous request or changed. */
+  cache?: { prefixTokens: number; prefixHash: string; changed?: boolean };
+  /** Pinned blocks by block id → pin id, for Unpin. */
+  pins: Record<string, string>;
+  /** The task file the settings name (the task when the task box is empty). */
+  taskFile: string;
+  /** Budget figures of the trace's head. */
+  head?: { maxInput: number; mandatory: number; final: number; bytes?: number; model: string; encoding?: string };
 }
 
 export interface PanelSettings {
@@ -78,7 +102,7 @@ export type HostMessage =
   | { type: 'busy'; busy: boolean }
   | { type: 'sendStarted'; provider: string; model: string }
   | { type: 'sendDelta'; text: string }
-  | { type: 'sendDone'; error?: string; note?: string };
+  | { type: 'sendDone'; error?: string; note?: string; usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } };
 
 export type PanelMessage =
   | { type: 'ready' }
@@ -95,29 +119,63 @@ export type PanelMessage =
   | { type: 'session'; action: 'compact' | 'edit' | 'undo' }
   | { type: 'compareSend' };
 
-const PANEL_TYPES: readonly PanelMessage['type'][] = ['ready', 'preview', 'send', 'cancel', 'setTask', 'setProvider', 'setModel', 'setPolicy', 'copyRequest', 'exportRequest', 'openSource', 'session', 'compareSend'];
+/** Acting on one block or not-sent item (handled by src/vscode/views/panel-actions.ts). */
+export type PanelActionMessage =
+  | { type: 'blockAction'; action: BlockAction; source: string; blockId?: string }
+  | { type: 'unpin'; pinId: string };
+
+export type BlockAction = 'include' | 'exclude' | 'pin' | 'open' | 'copy';
+export const BLOCK_ACTIONS: readonly BlockAction[] = ['include', 'exclude', 'pin', 'open', 'copy'];
+
+/** Every message the webview may post. */
+export type OutgoingMessage = PanelMessage | PanelActionMessage;
+
+/** How one field is checked: a string, an optional string, or one of a fixed set of strings. */
+type FieldCheck = 'string' | 'string?' | readonly string[];
+/**
+ * The runtime shape of every message, derived from the union: a type without an entry, or a field without a check,
+ * is a compile error, so a new message cannot be forgotten by the guard.
+ */
+type Shapes<U extends { type: string }> = { [K in U['type']]: { [F in Exclude<keyof Extract<U, { type: K }>, 'type'>]-?: FieldCheck } };
+
+const PANEL_SHAPES: Shapes<PanelMessage> = {
+  ready: {},
+  preview: { task: 'string' },
+  send: { task: 'string' },
+  cancel: {},
+  setTask: { task: 'string' },
+  setProvider: { provider: 'string' },
+  setModel: { model: 'string' },
+  setPolicy: { policyPath: 'string' },
+  copyRequest: {},
+  exportRequest: {},
+  openSource: { source: 'string' },
+  session: { action: ['compact', 'edit', 'undo'] },
+  compareSend: {},
+};
+
+const ACTION_SHAPES: Shapes<PanelActionMessage> = {
+  blockAction: { action: BLOCK_ACTIONS, source: 'string', blockId: 'string?' },
+  unpin: { pinId: 'string' },
+};
+
+function fits(value: unknown, shapes: Record<string, Record<string, FieldCheck>>): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const m = value as Record<string, unknown>;
+  if (typeof m.type !== 'string' || !Object.prototype.hasOwnProperty.call(shapes, m.type)) return false;
+  return Object.entries(shapes[m.type]).every(([field, check]) => {
+    const v = m[field];
+    if (check === 'string') return typeof v === 'string';
+    if (check === 'string?') return v === undefined || typeof v === 'string';
+    return typeof v === 'string' && check.includes(v);
+  });
+}
 
 /** Messages from a webview are untrusted input: check the shape before acting on one. */
 export function isPanelMessage(value: unknown): value is PanelMessage {
-  if (!value || typeof value !== 'object') return false;
-  const m = value as Record<string, unknown>;
-  if (!PANEL_TYPES.includes(m.type as PanelMessage['type'])) return false;
-  switch (m.type) {
-    case 'preview':
-    case 'send':
-    case 'setTask':
-      return typeof m.task === 'string';
-    case 'setProvider':
-      return typeof m.provider === 'string';
-    case 'setModel':
-      return typeof m.model === 'string';
-    case 'setPolicy':
-      return typeof m.policyPath === 'string';
-    case 'openSource':
-      return typeof m.source === 'string';
-    case 'session':
-      return m.action === 'compact' || m.action === 'edit' || m.action === 'undo';
-    default:
-      return true;
-  }
+  return fits(value, PANEL_SHAPES);
+}
+
+export function isPanelAction(value: unknown): value is PanelActionMessage {
+  return fits(value, ACTION_SHAPES);
 }

@@ -1,9 +1,10 @@
 /* The panel's Compare tab: variants side by side (budget bar by zone, block counts, evidence checks), the decisions
    diff with an icon and a word for every change (never colour alone), and after a send each answer with its checks. */
+import { formatPercent } from '../core/format';
+import { orderedZones } from '../core/panel/envelope';
 import { el, fmt } from './dom';
 import type { PanelCompare, PanelCompareVariant } from '../vscode/protocol';
 
-const ZONE_ORDER = ['protected', 'session', 'index', 'documents', 'tool_results'];
 const CHANGE: Record<PanelCompare['diff'][number]['change'], { icon: string; word: string }> = {
   loaded: { icon: '±', word: 'Loaded by some' },
   verdict: { icon: '≠', word: 'Other verdict' },
@@ -16,7 +17,7 @@ function check(ok: boolean, text: string): HTMLElement {
 }
 
 function bar(v: PanelCompareVariant): HTMLElement {
-  const zones = [...v.zones].filter((z) => z.tokens > 0).sort((a, b) => ZONE_ORDER.indexOf(a.zone) - ZONE_ORDER.indexOf(b.zone));
+  const zones = orderedZones(v.zones).map((z) => ({ zone: z.part, tokens: z.tokens }));
   const b = el('div', { class: 'bar', role: 'img', 'aria-label': `${v.name}: ${zones.map((z) => `${z.zone} ${z.tokens}`).join(', ')}` });
   for (const z of zones) {
     const seg = el('span', { class: `seg zone-${z.zone}`, title: `${z.zone}: ${fmt(z.tokens)} tokens` });
@@ -27,15 +28,14 @@ function bar(v: PanelCompareVariant): HTMLElement {
 }
 
 function variantCard(v: PanelCompareVariant): HTMLElement {
-  const pct = Math.round((v.final / Math.max(1, v.maxInput)) * 100);
-  const zones = [...v.zones].filter((z) => z.tokens > 0).sort((a, b) => ZONE_ORDER.indexOf(a.zone) - ZONE_ORDER.indexOf(b.zone));
+  const zones = orderedZones(v.zones).map((z) => ({ zone: z.part, tokens: z.tokens }));
   const failing = v.evidence.filter((x) => !x.ok).length;
   return el(
     'section',
     { class: 'variant', 'aria-label': `Variant ${v.name}` },
     el('h3', {}, v.name),
     el('p', { class: 'note' }, v.policy),
-    el('div', { class: 'budget-head' }, `${fmt(v.final)} / ${fmt(v.maxInput)} tokens (${pct} %)`),
+    el('div', { class: 'budget-head' }, `${fmt(v.final)} / ${fmt(v.maxInput)} tokens (${formatPercent(v.final / Math.max(1, v.maxInput))})`),
     bar(v),
     el('ul', { class: 'legend' }, ...zones.map((z) => el('li', {}, el('span', { class: `swatch zone-${z.zone}` }), `${z.zone.replace('_', ' ')} ${fmt(z.tokens)}`))),
     el('p', {}, `${v.counts.selected} selected · ${v.counts.rejected} rejected · ${v.counts.trimmed} trimmed · ${v.counts.offloaded} offloaded · ${v.counts.indexed} indexed`),

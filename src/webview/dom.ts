@@ -11,3 +11,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial
   for (const c of children) if (c !== undefined) e.append(c);
   return e;
 }
+
+/** The roving-focus target of a key in a row of `n` items (ARIA tabs and toolbars): arrows wrap, Home and End go to the ends; -1 for any other key. */
+export function rovingIndex(key: string, i: number, n: number): number {
+  return key === 'ArrowRight' ? (i + 1) % n : key === 'ArrowLeft' ? (i + n - 1) % n : key === 'Home' ? 0 : key === 'End' ? n - 1 : -1;
+}

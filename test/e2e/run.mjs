@@ -193,7 +193,8 @@ try {
     await panel.locator('ol.blocks details[open] pre').filter({ hasText: 'paymentMethod is required' }).first().waitFor();
     await shot('panel-preview', { locator: page.locator('.part.sidebar') });
     await panel.locator('#tab-trace').click();
-    await panel.locator('pre.trace').filter({ hasText: 'MODEL REQUEST BUDGET' }).waitFor();
+    await panel.locator('#trace-table').filter({ hasText: 'SELECTED' }).waitFor();
+    expect((await panel.locator('details.trace-text pre.trace').textContent())?.includes('MODEL REQUEST BUDGET'), 'the plain-text trace is kept below the table');
     await shot('panel-trace', { locator: page.locator('.part.sidebar') });
     await panel.locator('#tab-session').click();
     await panel.locator('#pane-session').filter({ hasText: /events? \(e01…e\d+\) folded/ }).waitFor();

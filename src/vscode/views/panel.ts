@@ -5,10 +5,11 @@ import { wrap } from '../../core/chain/render';
 import { zoneOf } from '../../core/report/manifest';
 import type { AssemblyService, AssemblyState } from '../assembly';
 import { Disposable } from '../disposable';
-import { isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
+import { isPanelAction, isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
 import { changeProvider, updateSettings } from '../setting-scope';
 import { readSettings, SECTION } from '../settings';
 import { statusFor } from './statusBar';
+import { detailsFor, handlePanelAction } from './panel-actions';
 
 export const PROVIDERS = ['dry-run', 'openai', 'anthropic', 'vscode-lm'];
 /** Messages kept for a panel that is not open yet (a streamed answer, at most this many pieces). */
@@ -17,7 +18,7 @@ const MAX_QUEUE = 2000;
 /** What the panel shows for a state: pure, so the integration tests can check it without a browser. */
 export function previewFor(state: AssemblyState): PanelPreview {
   const settings = state.kind === 'empty' ? readSettings() : state.settings;
-  const base: PanelPreview = { status: 'ok', zones: [], blocks: [], warnings: [], trace: '', model: settings.model, provider: settings.provider };
+  const base: PanelPreview = { status: 'ok', zones: [], blocks: [], warnings: [], trace: '', model: settings.model, provider: settings.provider, details: detailsFor(state) };
   switch (state.kind) {
     case 'empty':
       return { ...base, status: 'error', message: state.reason };
@@ -160,6 +161,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
   }
 
   private async receive(raw: unknown): Promise<void> {
+    if (isPanelAction(raw)) return handlePanelAction(raw, this.service);
     if (!isPanelMessage(raw)) return;
     const handlers: { [K in PanelMessage['type']]: (m: Extract<PanelMessage, { type: K }>) => unknown } = {
       ready: async () => {

@@ -1,0 +1,84 @@
+/* The task box, the provider/model/policy pickers and the action row (Preview, Send, Copy, Export). */
+import { requestBlocked, sendBlocked } from '../core/panel/gates';
+import { el } from './dom';
+import { send, ui } from './state';
+
+export function taskBox(): HTMLElement {
+  const area = el('textarea', { id: 'task', rows: '4', placeholder: 'Describe the task, or give a task file path (e.g. ticket.md). Ctrl+Enter previews.', 'aria-label': 'Task' });
+  area.value = ui.task;
+  area.addEventListener('input', () => {
+    ui.task = area.value;
+    refreshGates();
+  });
+  area.addEventListener('change', () => send({ type: 'setTask', task: area.value }));
+  area.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      send({ type: 'preview', task: ui.task });
+    }
+  });
+  return el('section', { class: 'task' }, el('label', { for: 'task' }, 'Task'), area);
+}
+
+function select(id: string, label: string, options: string[], value: string, onChange: (v: string) => void): HTMLElement {
+  const s = el('select', { id, 'aria-label': label });
+  for (const o of options) {
+    const opt = el('option', { value: o }, o);
+    if (o === value) opt.selected = true;
+    s.append(opt);
+  }
+  s.addEventListener('change', () => onChange(s.value));
+  return el('div', { class: 'field' }, el('label', { for: id }, label), s);
+}
+
+export function pickers(): HTMLElement {
+  const model = el('input', { id: 'model', type: 'text', value: ui.settings.model, 'aria-label': 'Model', spellcheck: 'false' });
+  model.addEventListener('change', () => send({ type: 'setModel', model: model.value.trim() }));
+  const policies = ui.policies.includes(ui.settings.policyPath) ? ui.policies : [ui.settings.policyPath, ...ui.policies];
+  return el(
+    'section',
+    { class: 'pickers' },
+    select('provider', 'Provider', ui.providers, ui.settings.provider, (v) => send({ type: 'setProvider', provider: v })),
+    el('div', { class: 'field' }, el('label', { for: 'model' }, 'Model'), model),
+    select('policy', 'Policy', policies, ui.settings.policyPath, (v) => send({ type: 'setPolicy', policyPath: v })),
+  );
+}
+
+/**
+ * A button. A disabled one keeps its reason in its title and, for screen readers and keyboards, in aria-disabled
+ * with a described-by note: it stays focusable so focus is never dropped to the page when it turns unavailable.
+ */
+export function button(id: string, label: string, onClick: () => void, opts: { blocked?: string; secondary?: boolean; title?: string; className?: string } = {}): HTMLButtonElement {
+  const b = el('button', { id, class: `${opts.secondary ? 'secondary' : 'primary'}${opts.className ? ` ${opts.className}` : ''}`, title: opts.blocked ?? opts.title ?? label });
+  b.textContent = label;
+  if (opts.blocked) b.setAttribute('aria-disabled', 'true');
+  b.addEventListener('click', () => {
+    if (b.getAttribute('aria-disabled') !== 'true') onClick();
+  });
+  return b;
+}
+
+const status = () => ui.preview?.status;
+
+export function actions(): HTMLElement {
+  const gate = { task: ui.task, taskFile: ui.preview?.details?.taskFile, status: status(), trusted: ui.trusted, busy: ui.busy };
+  const sendWhy = sendBlocked(gate);
+  const requestWhy = requestBlocked(gate);
+  const why = sendWhy ?? requestWhy;
+  return el(
+    'section',
+    { class: 'actions', id: 'actions' },
+    button('preview-btn', ui.busy ? 'Assembling…' : 'Preview', () => send({ type: 'preview', task: ui.task }), { blocked: ui.busy ? 'Assembling…' : undefined, title: 'Preview the request (Ctrl+Enter)' }),
+    ui.sending
+      ? button('cancel-btn', 'Cancel', () => send({ type: 'cancel' }), { secondary: true })
+      : button('send-btn', 'Send', () => send({ type: 'send', task: ui.task }), { blocked: sendWhy, title: 'Send the budget-checked request' }),
+    button('copy-btn', 'Copy request', () => send({ type: 'copyRequest' }), { secondary: true, blocked: requestWhy }),
+    button('export-btn', 'Export…', () => send({ type: 'exportRequest' }), { secondary: true, blocked: requestWhy }),
+    why ? el('p', { class: 'why', id: 'actions-why', role: 'note' }, why) : undefined,
+  );
+}
+
+/** Typing a task can enable Send: update the action row in place, without a full render (focus stays in the box). */
+function refreshGates(): void {
+  document.getElementById('actions')?.replaceWith(actions());
+}
