@@ -16,6 +16,7 @@ import { readPinsFile, resolvePinFiles, PINS_FILE, type StoredPin } from './pins
 import { redactLines } from './secrets';
 import { withoutSecrets } from '../redact/apply';
 import { readSessionChecked } from './session-store';
+import type { WorkspaceReader } from './reader';
 import { packagesOf } from './packages';
 import { resolveSupersession } from './supersession';
 import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
@@ -92,6 +93,8 @@ export interface SnapshotOptions {
   editor?: { activeFile?: string; selection?: string; openFiles?: string[] };
   /** How to read changed files; default: read-only git in `root`. `false`: none. */
   changes?: ChangeReader | false;
+  /** How file text is read; default: the disk. The editor passes one that sees unsaved buffers. */
+  reader?: WorkspaceReader;
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -237,7 +240,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       return;
     }
     try {
-      use(readText(root, file.path));
+      use(options.reader ? options.reader.read(file.path) : readText(root, file.path));
     } catch (e) {
       if (e instanceof InputError) warnings.push({ source: e.file ?? file.path, line: e.line, column: e.column, message: e.message });
       else warnings.push({ source: file.path, message: `cannot read: ${(e as Error).message}` });
