@@ -2,13 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_MODEL } from '../core/chain/assemble';
-import { casePassed, runCase, type CaseResult } from '../core/compare/check-run';
+import type { CaseResult } from '../core/compare/check-run';
 import { parseChecks, type CheckCase } from '../core/compare/checks-file';
 import { InputError } from '../core/errors';
-import { workspaceSummaries } from '../core/session/summary-store';
 import { Disposable } from './disposable';
-import { readSettings } from './settings';
+import type { Settings } from './settings';
+import { OpFailed, type AssemblyWorker } from './worker/client';
+import { revive } from './worker/serialize';
 
 /**
  * Context checks in the Test Explorer: each `.context/checks.yaml` is a test item, each case a child at its line (so
@@ -22,7 +22,10 @@ export class ChecksTests extends Disposable {
   readonly controller: vscode.TestController;
   private readonly cases = new Map<string, { file: vscode.Uri; c: CheckCase }>();
 
-  constructor() {
+  constructor(
+    private readonly worker: AssemblyWorker,
+    private readonly settings: () => Settings,
+  ) {
     super();
     this.controller = this._register(vscode.tests.createTestController('contextControl.checks', 'Context Checks'));
     this.controller.resolveHandler = async (item) => {
@@ -94,12 +97,15 @@ export class ChecksTests extends Disposable {
     const label = vscode.workspace.asRelativePath(file, false);
     const at = (line: number) => new vscode.Location(file, new vscode.Position(line - 1, 0));
     run.started(item);
-    const settings = readSettings();
+    const settings = this.settings();
     try {
-      const result = await runCase(c, { root, file: label, model: settings.model || DEFAULT_MODEL, encoding: settings.encoding, summaries: workspaceSummaries(root), offloadDir });
+      // Assembled in the worker, with the stored summaries the CLI uses (worker/ops.ts).
+      const result = await this.worker.call('runCase', { case: c, options: { root, file: label, model: settings.model, encoding: settings.encoding, offloadDir } }).catch((e) => {
+        throw e instanceof OpFailed ? revive(e.error) : e;
+      });
       for (const x of result.results) run.appendOutput(`${x.ok ? 'PASS' : 'FAIL'}  ${label}:${x.line}  ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
       for (const x of result.skipped) run.appendOutput(`SKIP  ${label}:${x.line}  answer ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
-      if (casePassed(result)) run.passed(item);
+      if (result.passed) run.passed(item);
       else {
         const messages = [
           ...(result.error ? [located(result.error, at(c.line))] : []),

@@ -5,9 +5,11 @@ import * as vscode from 'vscode';
 import { api, EXTENSION_ID } from './api';
 
 suite('activation', () => {
-  test('activates without loading a tokenizer encoding', async () => {
-    const a = await api();
-    assert.deepEqual(a.encodingsAtActivation, []);
+  test('activation loads dist/extension.js alone: the chain, the tokenizer and the session bundle stay out of this process', async () => {
+    await api();
+    const dist = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist') + path.sep;
+    const loaded = Object.keys(require.cache).filter((k) => k.startsWith(dist)).map((k) => path.relative(dist, k));
+    assert.deepEqual(loaded, ['extension.js']);
   });
 
   test('registers every contributed command under the Context Control category', async () => {
