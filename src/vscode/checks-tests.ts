@@ -7,8 +7,7 @@ import { parseChecks, type CheckCase } from '../core/compare/checks-file';
 import { InputError } from '../core/errors';
 import { Disposable } from './disposable';
 import type { Settings } from './settings';
-import { OpFailed, type AssemblyWorker } from './worker/client';
-import { revive } from './worker/serialize';
+import type { AssemblyWorker } from './worker/client';
 
 /**
  * Context checks in the Test Explorer: each `.context/checks.yaml` is a test item, each case a child at its line (so
@@ -100,9 +99,7 @@ export class ChecksTests extends Disposable {
     const settings = this.settings();
     try {
       // Assembled in the worker, with the stored summaries the CLI uses (worker/ops.ts).
-      const result = await this.worker.call('runCase', { case: c, options: { root, file: label, model: settings.model, encoding: settings.encoding, offloadDir } }).catch((e) => {
-        throw e instanceof OpFailed ? revive(e.error) : e;
-      });
+      const result = await this.worker.run('runCase', { case: c, options: { root, file: label, model: settings.model, encoding: settings.encoding, offloadDir } });
       for (const x of result.results) run.appendOutput(`${x.ok ? 'PASS' : 'FAIL'}  ${label}:${x.line}  ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
       for (const x of result.skipped) run.appendOutput(`SKIP  ${label}:${x.line}  answer ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
       if (result.passed) run.passed(item);

@@ -8,7 +8,10 @@ import type { PanelCompare } from './protocol';
 import { apiKeyFor } from './send';
 import type { HostState } from './state';
 import type { HttpProviderSpec } from './worker/protocol';
+import type { AssemblyWorker } from './worker/client';
 import { compareInWorker } from './worker/send-client';
+
+const COMPARE_TIMEOUT_MS = 300_000;
 
 /**
  * "Compare Policies…": pick two or more policy files (the current one preselected) and open the panel's Compare tab
@@ -21,8 +24,10 @@ export interface CompareDeps {
   host: HostState;
   /** Where the Compare tab's model goes (the controller's onDidPost; the panel listens). */
   post: (c: PanelCompare) => void;
-  /** dist/send-worker.js: the variants are assembled (and sent) there. */
+  /** dist/send-worker.js: Send Variants runs there. */
   script: string;
+  /** The assemble worker: a comparison without sends runs there. */
+  worker: AssemblyWorker;
 }
 
 /** The Compare tab's model of a result: pure, so the integration tests can check it. */
@@ -75,7 +80,7 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
       }
       // The editor's session store (seeded from the workspace's), so variants replay what the panel's preview replays.
       const sessionFile = fs.existsSync(deps.host.sessionStore) ? deps.host.sessionStore : undefined;
-      const result = await compareInWorker(deps.script, {
+      const args = {
         root,
         task,
         cwd: root,
@@ -83,11 +88,12 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
         sessionFile,
         model: settings.model,
         encoding: settings.encoding,
-        provider,
         runs: 1,
         cases: fs.existsSync(checks) ? parseChecks(fs.readFileSync(checks, 'utf8'), CHECKS_FILE) : [],
         scratch,
-      });
+      };
+      // Without sends, the warm assemble worker compares; Send Variants needs the send worker's providers.
+      const result = provider ? await compareInWorker(deps.script, { ...args, provider }) : await deps.worker.run('compare', args, COMPARE_TIMEOUT_MS);
       const c = panelCompareOf(result);
       post(c);
       return c;

@@ -26,6 +26,7 @@ export const SESSION_COMMANDS = ['contextControl.compactSession', 'contextContro
  * and the providers run in the workers (dist/assemble-worker.js, dist/send-worker.js), never in this bundle.
  */
 export function activate(context: vscode.ExtensionContext) {
+  const started = performance.now();
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const dist = (file: string) => vscode.Uri.joinPath(context.extensionUri, 'dist', file).fsPath;
@@ -67,15 +68,17 @@ export function activate(context: vscode.ExtensionContext) {
   const panel = sub(new RequestPanel(context.extensionUri, controller));
   sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
   const chat = registerChat(context, service, storageDir, controller);
-  const comparison = registerCompare({ context, host, post: (c) => controller.post({ type: 'compare', compare: c }), script: dist('send-worker.js') });
+  const comparison = registerCompare({ context, host, post: (c) => controller.post({ type: 'compare', compare: c }), script: dist('send-worker.js'), worker: service.worker });
   // Context checks are discovered when the Test Explorer asks (resolveHandler), not at activation.
   const checks = sub(new ChecksTests(service.worker, () => host.settings));
 
   const first = setTimeout(() => void service.run(), FIRST_RUN_DELAY_MS);
   sub({ dispose: () => clearTimeout(first) });
 
+  /** How long activate() took, in milliseconds (the bench and the activation test print it). */
+  const activationMs = performance.now() - started;
   /** The extension's API, used by the integration tests and available to other extensions. */
-  return { host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks };
+  return { activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks };
 }
 
 export function deactivate() {

@@ -12,6 +12,12 @@ suite('activation', () => {
     assert.deepEqual(loaded, ['extension.js']);
   });
 
+  test('reports how long activate() took', async () => {
+    const a = await api();
+    assert.ok(Number.isFinite(a.activationMs) && a.activationMs > 0, String(a.activationMs));
+    console.log(`  activation: activate() took ${a.activationMs.toFixed(1)} ms`);
+  });
+
   test('registers every contributed command under the Context Control category', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     const pkg = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8'));

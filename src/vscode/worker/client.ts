@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { OpArgs, OpName, OpRequest, OpResponse, OpResult } from './ops-protocol';
 import type { SerializedError } from './protocol';
+import { revive } from './serialize';
 
 export class WorkerError extends Error {}
 
@@ -32,6 +33,15 @@ export class AssemblyWorker {
     const res = await this.post({ op, args } as Omit<OpRequest<K>, 'id'>, timeoutMs);
     if (!res.ok) throw new OpFailed(res.error);
     return res.value as OpResult<K>;
+  }
+
+  /** As `call`, with the core's own error (InputError, ContextBudgetExceeded, …) thrown for a failure. */
+  async run<K extends OpName>(op: K, args: OpArgs<K>, timeoutMs = RUN_TIMEOUT_MS): Promise<OpResult<K>> {
+    try {
+      return await this.call(op, args, timeoutMs);
+    } catch (e) {
+      throw e instanceof OpFailed ? revive(e.error) : e;
+    }
   }
 
   private post(request: Omit<OpRequest, 'id'>, timeoutMs: number): Promise<OpResponse> {

@@ -1,7 +1,8 @@
 import type { CaseOptions, CaseResult } from '../../core/compare/check-run';
 import type { CheckCase } from '../../core/compare/checks-file';
 import type { CompactionPreview } from '../../core/session/compaction';
-import type { AssembleRequest, BlockView, ChatPatch, SerializedError, SnapshotView, WorkerSnapshot } from './protocol';
+import type { CompareResult } from '../../core/compare/run';
+import type { AssembleRequest, BlockView, ChatPatch, CompareArgs, SerializedError, SnapshotView, WorkerSnapshot } from './protocol';
 import type { Assembly } from '../../core/chain/assemble';
 
 /** The tokenizer the host asks the worker to count with: the configured model and encoding. */
@@ -29,6 +30,8 @@ export interface Ops {
   workspaceFile: { args: { root: string; path: string }; result: { rel?: string; size?: number } };
   /** /compact: how the chat's older turns would fold. */
   compactPreview: { args: { snapshot: WorkerSnapshot; patch: ChatPatch } & CountWith; result: CompactionPreview | undefined };
+  /** Compare Policies without sending (the send worker compares when the variants are sent). */
+  compare: { args: CompareArgs & { provider?: undefined }; result: CompareResult };
   /** One case of .context/checks.yaml, assembled without sending. */
   runCase: { args: { case: CheckCase; options: Omit<CaseOptions, 'provider' | 'clock' | 'signal' | 'summaries'> }; result: CaseResult & { passed: boolean } };
 }

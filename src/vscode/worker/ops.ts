@@ -13,6 +13,7 @@ import { workspaceSummaries } from '../../core/session/summary-store';
 import { diskReader } from '../../core/sources/reader';
 import type { Snapshot } from '../../core/sources/snapshot';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
+import { runCompare } from './compare-run';
 import { renderContext } from './render-context';
 import { assembleRequest, load, tokenizerOf } from './load';
 import type { OpArgs, OpName, OpResult } from './ops-protocol';
@@ -59,6 +60,7 @@ export const handlers: Handlers = {
       tokenizer: tokenizerOf(a),
     });
   },
+  compare: (a) => runCompare(a),
   runCase: async (a) => {
     const result = await runCase(a.case, { ...a.options, summaries: workspaceSummaries(a.options.root) });
     return { ...result, passed: casePassed(result) };

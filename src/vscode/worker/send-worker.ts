@@ -3,9 +3,7 @@
  * freeze the editor. HTTP providers (OpenAI-compatible, Anthropic) run here whole; vscode.lm through RemoteProvider,
  * which asks the host for each model call. One worker per send; no `vscode`.
  */
-import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { compare, variantNames } from '../../core/compare/run';
 import { AnthropicProvider } from '../../core/providers/anthropic';
 import { OpenAIProvider } from '../../core/providers/openai';
 import type { Provider } from '../../core/providers/provider';
@@ -13,6 +11,7 @@ import { writeRecord } from '../../core/report/record';
 import { sendLoop } from '../../core/send/loop';
 import { workspaceSummaries } from '../../core/session/summary-store';
 import { appendSessionEvents } from '../../core/sources/session-store';
+import { runCompare } from './compare-run';
 import { ensureSessionStore, exchangeEvents } from './exchange';
 import { load, resultOf } from './load';
 import type { HttpProviderSpec, SendWorkerIn, SendWorkerOut } from './protocol';
@@ -37,18 +36,11 @@ function providerOf(m: Extract<SendWorkerIn, { type: 'send' }>): Provider {
   return remote;
 }
 
-/** Compare Policies, the same core as `ctxctl compare`; each variant's offload store is its own scratch folder. */
+/** Compare Policies with sends (Send Variants): each variant once with the HTTP provider. */
 async function compareVariants(m: Extract<SendWorkerIn, { type: 'compare' }>): Promise<void> {
-  const { provider, scratch, policies, ...input } = m.input;
+  const spec = m.input.provider;
   try {
-    const result = await compare({
-      ...input,
-      variants: variantNames(policies),
-      provider: provider && (() => httpProvider(provider)),
-      summaries: workspaceSummaries(input.root, input.sessionFile),
-      offloadDir: (i, r) => path.join(scratch, `${i}-${r}`),
-    });
-    post({ type: 'compared', id: m.id, result });
+    post({ type: 'compared', id: m.id, result: await runCompare(m.input, spec && (() => httpProvider(spec))) });
   } catch (e) {
     post({ type: 'compared', id: m.id, error: serialize(e) });
   }
