@@ -5,21 +5,6 @@ import * as vscode from 'vscode';
 import { api, assembleTicket, root, until } from './api';
 import { chatRequest, FakeModel, recordingStream, textOf } from './chat-fakes';
 
-/** The next result the HostState publishes after `act`, from any origin (no explicit run). */
-async function nextResult(act: () => Thenable<unknown> | Promise<unknown>) {
-  const a = await api();
-  const next = new Promise<void>((resolve) => {
-    const sub = a.host.onDidChange((c) => {
-      if (c !== 'result') return;
-      sub.dispose();
-      resolve();
-    });
-  });
-  await act();
-  await next;
-  return a.host.result;
-}
-
 suite('host state', () => {
   teardown(async () => {
     const a = await api();
@@ -27,10 +12,13 @@ suite('host state', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('contextControl').update('envelope.window', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   test('typing in a pinned range re-assembles before any save, and the request carries the unsaved text', async () => {
     const a = await api();
+    // The test host may save edits by itself (files.autoSave): this test is about a buffer that is not saved.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Workspace);
     await assembleTicket(a);
     const file = path.join(root(), 'docs', 'runbook.md');
     const onDisk = fs.readFileSync(file, 'utf8');
@@ -58,11 +46,14 @@ suite('host state', () => {
     const before = await assembleTicket(a);
     if (before.kind !== 'ok') assert.fail(before.kind);
     assert.equal(before.assembly.manifest.budget.max_input, 11000);
-    const state = await nextResult(() => vscode.workspace.getConfiguration('contextControl').update('envelope.window', 9000, vscode.ConfigurationTarget.Workspace));
+    await vscode.workspace.getConfiguration('contextControl').update('envelope.window', 9000, vscode.ConfigurationTarget.Workspace);
     assert.equal(a.host.settings.envelope.window, 9000);
-    if (state.kind !== 'ok') assert.fail(state.kind);
-    // 9 000 − output_reserve 2 000 − margin 1 000.
-    assert.equal(state.assembly.manifest.budget.max_input, 6000);
+    // No explicit run: the settings change alone re-assembles. 9 000 − output_reserve 2 000 − margin 1 000.
+    const state = await until('a re-assembly under the new window', () => {
+      const s = a.host.result;
+      return s.kind === 'ok' && s.assembly.manifest.budget.max_input === 6000 && s;
+    }, 15_000);
+    assert.equal(state.settings.envelope.window, 9000);
     assert.equal(a.host.policy().envelope.window, 9000);
   });
 
