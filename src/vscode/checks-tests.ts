@@ -71,6 +71,8 @@ export class ChecksTests extends Disposable {
 
   /** Run cases (all when `request.include` is empty) and report each; returns the results for callers and tests. */
   async run(request: Pick<vscode.TestRunRequest, 'include' | 'exclude'>, token?: vscode.CancellationToken): Promise<Map<string, CaseResult | string>> {
+    // Discovery waits for the Test Explorer (resolveHandler); "Run All Tests" before it finds the files first.
+    if (this.controller.items.size === 0) await this.discover();
     const run = this.controller.createTestRun(request as vscode.TestRunRequest);
     const results = new Map<string, CaseResult | string>();
     const wanted: vscode.TestItem[] = [];
