@@ -1,18 +1,48 @@
-// Bundles the extension and the CLI with esbuild. `--watch` rebuilds on change.
+// Bundles the extension, its workers and the CLI with esbuild, one bundle per entry, each with only what it imports.
+// `--watch` rebuilds on change. Each bundle's esbuild metafile goes to out/bundles/<name>.meta.json, and one line per
+// bundle gives its size (test/unit/packaging/bundles.test.ts checks what dist/extension.js may hold).
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+
+// The tokenizer's rank tables (3.3 MB) ship once, as dist/ranks/<encoding>.js, and each bundle that counts requires
+// the one it needs when it first counts (tokens.ts loads them lazily): no bundle carries a copy.
+const RANKS = ['o200k_base', 'cl100k_base'];
+const ranksApart = {
+  name: 'ranks-apart',
+  setup(build) {
+    build.onResolve({ filter: /^js-tiktoken\/ranks\/[a-z0-9_]+$/ }, (args) => ({ path: `./ranks/${args.path.split('/').pop()}.js`, external: true }));
+  },
+};
+function copyRanks() {
+  fs.mkdirSync('dist/ranks', { recursive: true });
+  for (const r of RANKS) fs.copyFileSync(`node_modules/js-tiktoken/dist/ranks/${r}.cjs`, `dist/ranks/${r}.js`);
+}
 
 // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: bundle its ESM build.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } };
-const targets = [
-  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
-  { ...common, entryPoints: ['src/vscode/worker/assemble-worker.ts'], outfile: 'dist/assemble-worker.js' },
-  { ...common, entryPoints: ['src/vscode/worker/send-worker.ts'], outfile: 'dist/send-worker.js' },
-  { bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, logLevel: 'warning', entryPoints: ['src/webview/panel.ts'], outfile: 'dist/webview.js' },
-];
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', metafile: true, plugins: [ranksApart], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } };
+const targets = {
+  // The extension host: views, commands, state. No chain, no tokenizer, no provider SDK (they run in the workers).
+  extension: { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The session commands, loaded on their first use (src/vscode/lazy-commands.ts).
+  'session-host': { ...common, entryPoints: ['src/vscode/session-host.ts'], outfile: 'dist/session-host.js', external: ['vscode'] },
+  cli: { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  'assemble-worker': { ...common, entryPoints: ['src/vscode/worker/assemble-worker.ts'], outfile: 'dist/assemble-worker.js' },
+  'send-worker': { ...common, entryPoints: ['src/vscode/worker/send-worker.ts'], outfile: 'dist/send-worker.js' },
+  webview: { bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, logLevel: 'warning', metafile: true, entryPoints: ['src/webview/panel.ts'], outfile: 'dist/webview.js' },
+};
 
+function report(name, result) {
+  fs.mkdirSync('out/bundles', { recursive: true });
+  fs.writeFileSync(`out/bundles/${name}.meta.json`, JSON.stringify(result.metafile));
+  const out = result.metafile.outputs[targets[name].outfile];
+  if (process.argv.includes('--sizes')) console.log(`${targets[name].outfile}: ${(out.bytes / 1024).toFixed(0)} KiB`);
+}
+
+copyRanks();
 if (process.argv.includes('--watch')) {
-  for (const t of targets) await (await esbuild.context(t)).watch();
+  for (const t of Object.values(targets)) await (await esbuild.context(t)).watch();
 } else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  const names = Object.keys(targets);
+  const results = await Promise.all(names.map((n) => esbuild.build(targets[n])));
+  names.forEach((n, i) => report(n, results[i]));
 }

@@ -2,11 +2,12 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
-import { withMaxInput } from '../core/policy';
+import { resolvePolicy } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
 import { redact } from '../core/redact/apply';
 import { writeRecord } from '../core/report/record';
 import { workspaceSummaries } from '../core/session/summary-store';
+import { diskReader } from '../core/sources/reader';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 import { parseToolResultArg } from '../core/offload/results';
 import { overrideFlags } from './override-flags';
@@ -99,10 +100,8 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const shape = (v.shape ?? 'openai') as WireShape;
   if (!WIRE_SHAPES.includes(shape)) throw new UsageError(`--shape must be one of ${WIRE_SHAPES.join(', ')}`);
   const root = path.resolve(v.workspace);
-  let policy = loadPolicy(root, v.policy as string | undefined);
-  const max = positiveInt(v['max-input'], '--max-input');
-  if (max !== undefined) policy = withMaxInput(policy, max);
-  const snapshot = loadSnapshot({ root, task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
+  const policy = resolvePolicy(loadPolicy(root, v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
+  const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
   if (typeof v.out === 'string') {

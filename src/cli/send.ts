@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MODEL } from '../core/chain/assemble';
-import { withMaxInput } from '../core/policy';
+import { resolvePolicy } from '../core/policy';
 import { AnthropicProvider } from '../core/providers/anthropic';
 import { DryRunProvider } from '../core/providers/dry-run';
 import { ProviderError, scrub } from '../core/providers/errors';
@@ -98,8 +98,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
     return 2;
   }
   const root = path.resolve(workspace);
-  let policy = loadPolicy(root, str('policy'));
-  if (maxInput !== undefined) policy = withMaxInput(policy, maxInput);
+  const policy = resolvePolicy(loadPolicy(root, str('policy')), { maxInput });
   // A send may offload what its tools return: the store must be usable before anything is sent.
   offloadLocation(root, policy);
   const snapshot = loadSnapshot({ root, task, policy, sessionFile: str('session'), component: str('component') });

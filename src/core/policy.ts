@@ -189,3 +189,32 @@ export function withMaxInput(policy: Policy, max: number): Policy {
   const { output_reserve, margin } = policy.envelope;
   return { ...policy, envelope: { window: max + output_reserve + margin, output_reserve, margin } };
 }
+
+/** What a caller may change on a loaded policy: the editor's settings, the CLI's flags, a model's own limit. */
+export interface PolicyOverrides {
+  /** Envelope fields set by the user (the editor's contextControl.envelope.* settings). */
+  envelope?: { window?: number; output_reserve?: number; margin?: number };
+  /** An exact max_input (`--max-input`): the window is derived from it, after the envelope fields. */
+  maxInput?: number;
+  /** The selected model's input limit (vscode.lm maxInputTokens): narrows the envelope, never widens it. */
+  modelMaxInput?: number;
+  /** Where the overrides come from, for the error message (default: the policy's origin). */
+  source?: string;
+}
+
+/**
+ * The one composition of a policy and its overrides, used by the CLI and the editor alike: envelope fields, then an
+ * exact max_input, then the model's limit. Refuses an envelope that leaves no room for input.
+ */
+export function resolvePolicy(base: Policy, overrides: PolicyOverrides = {}): Policy {
+  const e = overrides.envelope ?? {};
+  let policy: Policy = { ...base, envelope: { window: e.window ?? base.envelope.window, output_reserve: e.output_reserve ?? base.envelope.output_reserve, margin: e.margin ?? base.envelope.margin } };
+  if (overrides.maxInput !== undefined) policy = withMaxInput(policy, overrides.maxInput);
+  const limit = overrides.modelMaxInput;
+  if (limit !== undefined) {
+    const { window, output_reserve, margin } = policy.envelope;
+    policy = { ...policy, envelope: { window: Math.min(window, limit + output_reserve), output_reserve, margin } };
+  }
+  if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${policy.envelope.window})`, overrides.source ?? base.origin);
+  return policy;
+}

@@ -1,33 +1,18 @@
-import { editorSignals } from './editor-signals';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Assembly } from '../core/chain/assemble';
-import { ContextBudgetExceeded, InputError } from '../core/errors';
-import { maxInput, type Policy } from '../core/policy';
+import { ContextBudgetExceeded } from '../core/errors';
+import type { Policy } from '../core/policy';
 import type { WireShape } from '../core/providers/shape';
-import { writeRecord } from '../core/report/record';
-import { editorSessionStore, type SessionStore } from '../core/session/store';
-import { loadPolicy, type Pin, type SnapshotOptions } from '../core/sources/snapshot';
+import type { SessionStore } from '../core/session/store';
 import { Disposable } from './disposable';
-import { readSettings, type Settings } from './settings';
-import { AssemblyWorker, revive } from './worker/client';
-import type { SnapshotView } from './worker/protocol';
+import type { Settings } from './settings';
+import type { AssemblyState, HostState } from './state';
+import { AssemblyWorker, OpFailed } from './worker/client';
+import type { WorkerSnapshot } from './worker/protocol';
+import { revive } from './worker/serialize';
 
-/** What the views show: the last assembly, or why there is none. */
-export type AssemblyState =
-  | { kind: 'empty'; reason: string }
-  | { kind: 'ok'; snapshot: SnapshotView; assembly: Assembly; settings: Settings; at: Date }
-  | { kind: 'refused'; snapshot?: SnapshotView; error: ContextBudgetExceeded; policy: Policy; settings: Settings; at: Date }
-  | { kind: 'error'; error: Error; settings: Settings; at: Date };
-
-export interface TaskSource {
-  /** The panel's task text, or undefined to fall back to the taskFile setting. */
-  current(): string | undefined;
-}
+export type { AssemblyState } from './state';
 
 const DEBOUNCE_MS = 400;
-const DEFAULT_POLICY_PATH = '.context/policy.yaml';
 
 /** The wire shape a provider speaks; the preview is counted in it. */
 export function shapeFor(settings: Settings): WireShape {
@@ -35,29 +20,26 @@ export function shapeFor(settings: Settings): WireShape {
 }
 
 /**
- * Runs the core chain for the workspace: on demand, and debounced when files, pins or settings change.
- * Holds the last result; views listen to `onDidChange`.
+ * Runs the core chain for the workspace in the assemble worker: on demand, and debounced on every change of the
+ * HostState (files, unsaved buffers, pins, settings, task, trust, model). Writes the last result into the state.
  */
 export class AssemblyService extends Disposable {
-  private readonly emitter = this._register(new vscode.EventEmitter<AssemblyState>());
-  readonly onDidChange = this.emitter.event;
-  private _state: AssemblyState = { kind: 'empty', reason: 'Nothing assembled yet.' };
+  readonly onDidChange: vscode.Event<AssemblyState>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<AssemblyState> | undefined;
   private followUp: Promise<AssemblyState> | undefined;
-  private readonly worker: AssemblyWorker;
+  /** The worker where the chain runs; the chat, the checks and the tools call it too. */
+  readonly worker: AssemblyWorker;
 
   constructor(
     workerScript: string,
-    private readonly root: string | undefined,
-    private readonly pins: () => Pin[],
-    private readonly task: TaskSource,
-    private readonly storageDir: string,
-    /** The selected model's input limit, when the provider declares one (vscode.lm). */
-    private readonly envelopeOverride: () => number | undefined = () => undefined,
+    readonly host: HostState,
   ) {
     super();
     this.worker = new AssemblyWorker(workerScript);
+    const results = this._register(new vscode.EventEmitter<AssemblyState>());
+    this.onDidChange = results.event;
+    this._register(host.onDidChange((c) => (c === 'result' ? results.fire(host.result) : this.schedule())));
     this._register({
       dispose: () => {
         if (this.timer) clearTimeout(this.timer);
@@ -68,18 +50,28 @@ export class AssemblyService extends Disposable {
   }
 
   get state(): AssemblyState {
-    return this._state;
+    return this.host.result;
   }
 
   get workspaceRoot(): string | undefined {
-    return this.root;
+    return this.host.root;
   }
 
   get outputDir(): string {
-    return this.storageDir;
+    return this.host.storageDir;
   }
 
-  /** Schedule a rebuild; bursts of file events collapse into one run. */
+  /** The inputs of one assembly (HostState.requestInputs). */
+  snapshotOptions(settings?: Settings): WorkerSnapshot & { root: string } {
+    return this.host.requestInputs(settings);
+  }
+
+  /** The policy with the settings' overrides (HostState.policy). */
+  policy(settings?: Settings, modelMaxInput?: number): Policy {
+    return this.host.policy(settings, modelMaxInput ?? this.host.modelMaxInput);
+  }
+
+  /** Schedule a rebuild; bursts of changes collapse into one run. */
   schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -109,86 +101,33 @@ export class AssemblyService extends Disposable {
   }
 
   private async runOnce(): Promise<AssemblyState> {
-    const settings = readSettings();
+    const settings = this.host.settings;
     const at = new Date();
     let state: AssemblyState;
-    if (!this.root) {
-      state = { kind: 'empty', reason: 'Open a folder to assemble its context.' };
-    } else if (!this.task.current()?.trim() && !settings.taskFile) {
+    if (!this.host.root) state = { kind: 'empty', reason: 'Open a folder to assemble its context.' };
+    else if (!this.host.task?.trim() && !settings.taskFile) {
       // No placeholder task is ever assembled or sent: without a task there is no request.
       state = { kind: 'empty', reason: 'No task yet: type one in the panel (or set contextControl.taskFile). Nothing is assembled or sent without a task.' };
     } else {
       let policy: Policy | undefined;
       try {
-        const snapshot = this.snapshotOptions(settings);
+        const snapshot = this.host.requestInputs(settings);
         policy = snapshot.policy;
-        const res = await this.worker.run({ snapshot, options: { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings), sessionStore: this.sessionStore.ref() } });
-        if (!res.ok) {
-          const error = revive(res.error);
-          if (error instanceof ContextBudgetExceeded) state = { kind: 'refused', snapshot: res.error.snapshot, error, policy, settings, at };
-          else state = { kind: 'error', error, settings, at };
-        } else {
-          this.write(res.assembly);
-          state = { kind: 'ok', snapshot: res.snapshot, assembly: res.assembly, settings, at };
-        }
+        const options = { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings), sessionStore: this.host.sessionStore.ref() };
+        const res = await this.worker.call('assemble', { snapshot, options, recordDir: this.host.storageDir });
+        state = { kind: 'ok', ...res, settings, at };
       } catch (e) {
-        state = { kind: 'error', error: e as Error, settings, at };
+        const error = e instanceof OpFailed ? revive(e.error) : (e as Error);
+        if (error instanceof ContextBudgetExceeded && policy) state = { kind: 'refused', snapshot: (e as OpFailed).error.snapshot, error, policy, settings, at };
+        else state = { kind: 'error', error, settings, at };
       }
     }
-    this._state = state;
-    this.emitter.fire(state);
+    this.host.setResult(state);
     return state;
   }
 
-  /** The inputs of one assembly: the workspace, the task, the policy with overrides, the pins. */
-  snapshotOptions(settings: Settings): SnapshotOptions & { root: string; policy: Policy } {
-    if (!this.root) throw new InputError('open a folder first', 'workspace');
-    return {
-      root: this.root,
-      task: this.task.current()?.trim() || this.taskFromSettings(settings),
-      cwd: this.root,
-      policy: this.policy(settings),
-      pins: this.pins(),
-      sessionFile: this.sessionStore.snapshotFile(),
-      editor: editorSignals(this.root),
-      // Git reads the workspace's own config; in a restricted workspace it is not run at all (as VS Code's Git does).
-      ...(vscode.workspace.isTrusted ? {} : { changes: false as const }),
-    };
-  }
-
-  /**
-   * The session this editor replays and records into: in a trusted workspace the workspace's own
-   * `.context/session.jsonl`, the file `ctxctl` reads, so both build the same request; in restricted mode the
-   * workspace is never written and the editor keeps its own copy (the manifest's session.store says which).
-   */
+  /** The session this editor replays and records into (see HostState.sessionStore). */
   get sessionStore(): SessionStore {
-    if (!this.root) throw new InputError('open a folder first', 'workspace');
-    return editorSessionStore(this.root, this.storageDir, vscode.workspace.isTrusted);
-  }
-
-  /** The policy file with the settings' envelope overrides (and a model's own window, when one is known). */
-  policy(settings: Settings, modelMaxInput = this.envelopeOverride()): Policy {
-    const root = this.root ?? '.';
-    const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(root, settings.policyPath);
-    // The default path may be absent (the defaults apply); a path the user chose must exist.
-    if (!fs.existsSync(file) && settings.policyPath !== DEFAULT_POLICY_PATH) throw new InputError('policy file not found (contextControl.policyPath)', settings.policyPath);
-    const base = fs.existsSync(file) ? loadPolicy(root, file) : loadPolicy(root);
-    const e = settings.envelope;
-    const output_reserve = e.outputReserve ?? base.envelope.output_reserve;
-    let window = e.window ?? base.envelope.window;
-    // A model's own input limit (vscode.lm maxInputTokens) narrows the envelope, never widens it.
-    if (modelMaxInput !== undefined) window = Math.min(window, modelMaxInput + output_reserve);
-    const policy: Policy = { ...base, envelope: { window, output_reserve, margin: e.margin ?? base.envelope.margin } };
-    if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${window})`, 'settings');
-    return policy;
-  }
-
-  private taskFromSettings(settings: Settings): string {
-    if (settings.taskFile && this.root) return path.join(this.root, settings.taskFile);
-    return 'No task given yet: type one in the Context Control panel.';
-  }
-
-  private write(assembly: Assembly): void {
-    writeRecord(this.storageDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
+    return this.host.sessionStore;
   }
 }

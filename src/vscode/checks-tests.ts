@@ -2,13 +2,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_MODEL } from '../core/chain/assemble';
-import { casePassed, runCase, type CaseResult } from '../core/compare/check-run';
+import type { CaseResult } from '../core/compare/check-run';
 import { parseChecks, type CheckCase } from '../core/compare/checks-file';
 import { InputError } from '../core/errors';
-import { workspaceSummaries } from '../core/session/summary-store';
 import { Disposable } from './disposable';
-import { readSettings } from './settings';
+import type { Settings } from './settings';
+import type { AssemblyWorker } from './worker/client';
 
 /**
  * Context checks in the Test Explorer: each `.context/checks.yaml` is a test item, each case a child at its line (so
@@ -22,7 +21,10 @@ export class ChecksTests extends Disposable {
   readonly controller: vscode.TestController;
   private readonly cases = new Map<string, { file: vscode.Uri; c: CheckCase }>();
 
-  constructor() {
+  constructor(
+    private readonly worker: AssemblyWorker,
+    private readonly settings: () => Settings,
+  ) {
     super();
     this.controller = this._register(vscode.tests.createTestController('contextControl.checks', 'Context Checks'));
     this.controller.resolveHandler = async (item) => {
@@ -69,6 +71,8 @@ export class ChecksTests extends Disposable {
 
   /** Run cases (all when `request.include` is empty) and report each; returns the results for callers and tests. */
   async run(request: Pick<vscode.TestRunRequest, 'include' | 'exclude'>, token?: vscode.CancellationToken): Promise<Map<string, CaseResult | string>> {
+    // Discovery waits for the Test Explorer (resolveHandler); "Run All Tests" before it finds the files first.
+    if (this.controller.items.size === 0) await this.discover();
     const run = this.controller.createTestRun(request as vscode.TestRunRequest);
     const results = new Map<string, CaseResult | string>();
     const wanted: vscode.TestItem[] = [];
@@ -94,12 +98,13 @@ export class ChecksTests extends Disposable {
     const label = vscode.workspace.asRelativePath(file, false);
     const at = (line: number) => new vscode.Location(file, new vscode.Position(line - 1, 0));
     run.started(item);
-    const settings = readSettings();
+    const settings = this.settings();
     try {
-      const result = await runCase(c, { root, file: label, model: settings.model || DEFAULT_MODEL, encoding: settings.encoding, summaries: workspaceSummaries(root), offloadDir });
+      // Assembled in the worker, with the stored summaries the CLI uses (worker/ops.ts).
+      const result = await this.worker.run('runCase', { case: c, options: { root, file: label, model: settings.model, encoding: settings.encoding, offloadDir } });
       for (const x of result.results) run.appendOutput(`${x.ok ? 'PASS' : 'FAIL'}  ${label}:${x.line}  ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
       for (const x of result.skipped) run.appendOutput(`SKIP  ${label}:${x.line}  answer ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
-      if (casePassed(result)) run.passed(item);
+      if (result.passed) run.passed(item);
       else {
         const messages = [
           ...(result.error ? [located(result.error, at(c.line))] : []),

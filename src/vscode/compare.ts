@@ -3,14 +3,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CHECKS_FILE, parseChecks } from '../core/compare/checks-file';
-import { compare, variantNames, type CompareResult } from '../core/compare/run';
-import { AnthropicProvider } from '../core/providers/anthropic';
-import { OpenAIProvider } from '../core/providers/openai';
-import { workspaceSummaries } from '../core/session/summary-store';
+import type { CompareResult } from '../core/compare/run';
 import type { PanelCompare } from './protocol';
 import { apiKeyFor } from './send';
-import { readSettings } from './settings';
-import type { RequestPanel } from './views/panel';
+import type { HostState } from './state';
+import type { HttpProviderSpec } from './worker/protocol';
+import type { AssemblyWorker } from './worker/client';
+import { compareInWorker } from './worker/send-client';
+
+const COMPARE_TIMEOUT_MS = 300_000;
 
 /**
  * "Compare Policies…": pick two or more policy files (the current one preselected) and open the panel's Compare tab
@@ -20,11 +21,13 @@ import type { RequestPanel } from './views/panel';
 
 export interface CompareDeps {
   context: vscode.ExtensionContext;
-  root: string | undefined;
-  panel: () => RequestPanel | undefined;
-  task: () => string | undefined;
-  /** The editor's session store (seeded from the workspace's), so variants replay what the panel's preview replays. */
-  sessionFile: () => string | undefined;
+  host: HostState;
+  /** Where the Compare tab's model goes (the controller's onDidPost; the panel listens). */
+  post: (c: PanelCompare) => void;
+  /** dist/send-worker.js: Send Variants runs there. */
+  script: string;
+  /** The assemble worker: a comparison without sends runs there. */
+  worker: AssemblyWorker;
 }
 
 /** The Compare tab's model of a result: pure, so the integration tests can check it. */
@@ -54,12 +57,11 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
   let chosen: string[] = [];
 
   const run = async (policies: string[], sendIt: boolean): Promise<PanelCompare> => {
-    const root = deps.root;
-    const settings = readSettings();
+    const { root, settings } = deps.host;
     const empty: PanelCompare = { status: 'running', task: '', model: settings.model, provider: 'dry-run', variants: [], diff: [], same: 0 };
-    const post = (c: PanelCompare) => deps.panel()?.post({ type: 'compare', compare: c });
+    const post = deps.post;
     if (!root) return { ...empty, status: 'error', message: 'Open a folder to compare policies.' };
-    const task = deps.task() || settings.taskFile;
+    const task = deps.host.task || settings.taskFile;
     if (!task) {
       const c: PanelCompare = { ...empty, status: 'error', message: 'Set a task first (panel task box or contextControl.taskFile).' };
       post(c);
@@ -70,27 +72,28 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'context-compare-'));
     try {
       const checks = path.join(root, CHECKS_FILE);
-      let provider: (() => OpenAIProvider | AnthropicProvider) | undefined;
+      let provider: HttpProviderSpec | undefined;
       if (sendIt) {
         if (!vscode.workspace.isTrusted) throw new Error('sending needs a trusted workspace');
         if (settings.provider !== 'openai' && settings.provider !== 'anthropic') throw new Error(`Send Variants speaks the HTTP providers (openai, anthropic); the configured provider is ${settings.provider}`);
-        const http = { apiKey: await apiKeyFor(settings, deps.context.secrets), baseUrl: settings.baseUrl || undefined };
-        provider = settings.provider === 'openai' ? () => new OpenAIProvider(http) : () => new AnthropicProvider(http);
+        provider = { id: settings.provider, apiKey: await apiKeyFor(settings, deps.context.secrets), baseUrl: settings.baseUrl || undefined };
       }
-      const result = await compare({
+      // The editor's session store (seeded from the workspace's), so variants replay what the panel's preview replays.
+      const sessionFile = deps.host.sessionStore.snapshotFile();
+      const args = {
         root,
         task,
         cwd: root,
-        variants: variantNames(policies.map((p) => path.resolve(root, p))),
-        sessionFile: deps.sessionFile(),
-        summaries: workspaceSummaries(root, deps.sessionFile()),
+        policies: policies.map((p) => path.resolve(root, p)),
+        sessionFile,
         model: settings.model,
         encoding: settings.encoding,
-        provider,
         runs: 1,
         cases: fs.existsSync(checks) ? parseChecks(fs.readFileSync(checks, 'utf8'), CHECKS_FILE) : [],
-        offloadDir: (i, r) => path.join(scratch, `${i}-${r}`),
-      });
+        scratch,
+      };
+      // Without sends, the warm assemble worker compares; Send Variants needs the send worker's providers.
+      const result = provider ? await compareInWorker(deps.script, { ...args, provider }) : await deps.worker.run('compare', args, COMPARE_TIMEOUT_MS);
       const c = panelCompareOf(result);
       post(c);
       return c;
@@ -105,7 +108,7 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
 
   deps.context.subscriptions.push(
     vscode.commands.registerCommand('contextControl.comparePolicies', async (given?: string[]) => {
-      const policies = Array.isArray(given) ? given : await pickPolicies();
+      const policies = Array.isArray(given) ? given : await pickPolicies(deps.host.settings.policyPath);
       if (!policies) return undefined;
       if (policies.length < 2) {
         void vscode.window.showWarningMessage('Context Control: pick at least two policy files to compare.');
@@ -122,8 +125,7 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
   return { run };
 }
 
-async function pickPolicies(): Promise<string[] | undefined> {
-  const current = readSettings().policyPath;
+async function pickPolicies(current: string): Promise<string[] | undefined> {
   const found = await vscode.workspace.findFiles('**/.context/{*,policies/*}.{yaml,yml}', '**/node_modules/**', 50);
   const files = found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f));
   if (!files.includes(current)) files.unshift(current);

@@ -1,13 +1,9 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { workspaceRelative } from './reader';
 
 /** The editor's part of the task: the active file, its selection (clipped), the other open editors; workspace-relative. */
 export function editorSignals(root: string): { activeFile?: string; selection?: string; openFiles: string[] } {
-  const rel = (uri: vscode.Uri | undefined) => {
-    if (!uri || uri.scheme !== 'file') return undefined;
-    const r = path.relative(root, uri.fsPath);
-    return r && !r.startsWith('..') && !path.isAbsolute(r) ? r.split(path.sep).join('/') : undefined;
-  };
+  const rel = (uri: vscode.Uri | undefined) => (uri ? workspaceRelative(root, uri) : undefined);
   const editor = vscode.window.activeTextEditor;
   const activeFile = rel(editor?.document.uri);
   const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).slice(0, 4000) : undefined;

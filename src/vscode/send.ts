@@ -1,27 +1,27 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Policy } from '../core/policy';
 import { num } from '../core/report/trace';
-import { writeRecord } from '../core/report/record';
-import { sendLoop } from '../core/send/loop';
-import { workspaceSummaries } from '../core/session/summary-store';
 import type { SessionStore } from '../core/session/store';
-import { loadSnapshot, loadTask, type SnapshotOptions } from '../core/sources/snapshot';
-import type { SessionEvent } from '../core/types';
+import { SESSION_FILE } from '../core/sources/snapshot';
 import type { AssemblyState } from './assembly';
 import { requireModel, VscodeLmProvider } from './lm';
-import { sendInWorker } from './worker/send-client';
 import type { Settings } from './settings';
+import { ensureSessionStore } from './worker/exchange';
+import type { SendWorkerIn, WorkerSnapshot } from './worker/protocol';
+import { sendInWorker, type SendHandlers } from './worker/send-client';
+import { revive } from './worker/serialize';
+
+export { ensureSessionStore };
 
 export interface SendInput {
   state: Extract<AssemblyState, { kind: 'ok' }>;
   settings: Settings;
   /** The same inputs the preview was assembled from. */
-  snapshot: SnapshotOptions & { policy: Policy };
+  snapshot: WorkerSnapshot & { root: string };
   /** The editor's session store, where the exchange is recorded after a successful send. */
   sessionStore: SessionStore;
-  /** dist/send-worker.js: the HTTP providers' loop runs there. */
+  /** dist/send-worker.js: the send loop runs there, for every provider. */
   sendWorkerScript: string;
   secrets: vscode.SecretStorage;
   outputDir: string;
@@ -38,50 +38,14 @@ export async function apiKeyFor(settings: Settings, secrets: vscode.SecretStorag
   return apiKey;
 }
 
-interface Outcome {
-  steps: number;
-  stopped: string;
-  sent?: string;
-  manifest?: unknown;
-  trace: string;
-  error?: Error;
-  answer: string;
-  events: SessionEvent[];
-}
-
-/** Record the exchange in the editor's session store: the task, the loop's tool calls and results, the answer. */
-export function recordExchange(store: SessionStore, task: string, outcome: Pick<Outcome, 'answer' | 'events'>, now: Date): void {
-  const ts = now.toISOString();
-  const stamp = ts.replace(/[-:.TZ]/g, '');
-  const events: SessionEvent[] = [{ id: `u${stamp}`, ts, type: 'user', text: task }, ...outcome.events];
-  if (outcome.answer) events.push({ id: `a${stamp}`, ts, type: 'assistant', text: outcome.answer });
-  store.append(events);
-}
-
-/** vscode.lm lives in this process, so its loop runs here; the model call is what takes the time. */
-async function sendWithVscodeLm(input: SendInput, signal: AbortSignal, onNotice: (m: string) => void): Promise<Outcome> {
-  const model = await requireModel(input.settings.model);
-  const snapshot = loadSnapshot(input.snapshot);
-  const outcome = await sendLoop(snapshot, {
-    provider: new VscodeLmProvider(model),
-    model: input.settings.model,
-    encoding: input.settings.encoding,
-    summaries: workspaceSummaries(snapshot.root, input.snapshot.sessionFile),
-    sessionStore: input.sessionStore.ref(),
-    signal,
-    onText: input.onText,
-    onNotice,
-  });
-  return {
-    steps: outcome.steps.length,
-    stopped: outcome.stopped,
-    sent: outcome.steps.at(-1)?.sent,
-    manifest: outcome.manifest,
-    trace: outcome.trace,
-    error: outcome.error,
-    answer: outcome.answer,
-    events: outcome.events,
-  };
+/** The provider as it crosses to the send worker, and the host's model when it is vscode.lm (the worker calls it back). */
+export async function providerForWorker(settings: Settings, secrets: vscode.SecretStorage): Promise<{ provider: Extract<SendWorkerIn, { type: 'send' }>['provider']; lm?: VscodeLmProvider }> {
+  if (settings.provider === 'vscode-lm') {
+    const lm = new VscodeLmProvider(await requireModel(settings.model));
+    return { provider: { id: 'vscode-lm', endpoint: lm.endpoint, maxInputTokens: lm.limits.maxInputTokens }, lm };
+  }
+  if (settings.provider === 'dry-run') throw new Error('the dry-run provider sends nothing');
+  return { provider: { id: settings.provider, apiKey: await apiKeyFor(settings, secrets), baseUrl: settings.baseUrl || undefined } };
 }
 
 /** Send the assembled request with the configured provider; returns a one-line note for the panel. */
@@ -98,32 +62,33 @@ export async function sendRequest(input: SendInput): Promise<string> {
   const controller = new AbortController();
   const sub = input.token.onCancellationRequested(() => controller.abort());
   const notices: string[] = [];
-  const onNotice = (m: string) => {
-    notices.push(m);
-    input.onText(`\n[${m}]\n`);
+  const handlers: SendHandlers = {
+    onText: input.onText,
+    onNotice: (m) => {
+      notices.push(m);
+      input.onText(`\n[${m}]\n`);
+    },
+    signal: controller.signal,
   };
   try {
     // The loop rebuilds the request from the same inputs as the preview, on every step, and re-checks the budget.
-    let outcome: Outcome;
-    if (settings.provider === 'vscode-lm') outcome = await sendWithVscodeLm(input, controller.signal, onNotice);
-    else {
-      const result = await sendInWorker(
-        input.sendWorkerScript,
-        {
-          snapshot: input.snapshot,
-          provider: { id: settings.provider, apiKey: await apiKeyFor(settings, input.secrets), baseUrl: settings.baseUrl || undefined },
-          model: settings.model,
-          encoding: settings.encoding,
-          sessionStore: input.sessionStore.ref(),
-        },
-        { onText: input.onText, onNotice, signal: controller.signal },
-      );
-      outcome = { ...result, error: result.error && Object.assign(new Error(result.error.message), { name: result.error.name }) };
-    }
-    writeRecord(input.outputDir, { request: outcome.sent, manifest: outcome.manifest, trace: outcome.trace });
-    if (outcome.error) throw outcome.error;
-    recordExchange(input.sessionStore, loadTask(input.snapshot.root, input.snapshot.task, input.snapshot.cwd).text, outcome, new Date());
-    return `${settings.provider} · ${settings.model} · ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} · stopped: ${outcome.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
+    const { provider, lm } = await providerForWorker(settings, input.secrets);
+    const result = await sendInWorker(
+      input.sendWorkerScript,
+      {
+        snapshot: input.snapshot,
+        provider,
+        model: settings.model,
+        encoding: settings.encoding,
+        recordDir: input.outputDir,
+        sessionStore: input.sessionStore.ref(),
+        // Recorded in the editor's store: the workspace's own session file (sending needs a trusted workspace).
+        record: { store: input.sessionStore.file, seed: path.join(input.snapshot.root, SESSION_FILE) },
+      },
+      { ...handlers, lm },
+    );
+    if (result.error) throw revive(result.error);
+    return `${settings.provider} · ${settings.model} · ${result.steps} step${result.steps === 1 ? '' : 's'} · stopped: ${result.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
   } finally {
     sub.dispose();
   }

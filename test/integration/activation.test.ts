@@ -5,9 +5,17 @@ import * as vscode from 'vscode';
 import { api, EXTENSION_ID } from './api';
 
 suite('activation', () => {
-  test('activates without loading a tokenizer encoding', async () => {
+  test('activation loads dist/extension.js alone: the chain, the tokenizer and the session bundle stay out of this process', async () => {
+    await api();
+    const dist = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist') + path.sep;
+    const loaded = Object.keys(require.cache).filter((k) => k.startsWith(dist)).map((k) => path.relative(dist, k));
+    assert.deepEqual(loaded, ['extension.js']);
+  });
+
+  test('reports how long activate() took', async () => {
     const a = await api();
-    assert.deepEqual(a.encodingsAtActivation, []);
+    assert.ok(Number.isFinite(a.activationMs) && a.activationMs > 0, String(a.activationMs));
+    console.log(`  activation: activate() took ${a.activationMs.toFixed(1)} ms`);
   });
 
   test('registers every contributed command under the Context Control category', async () => {

@@ -67,7 +67,7 @@ suite('preview, trees and status bar', () => {
   test('the panel preview lists blocks in request order: system first, the task last', async () => {
     const a = await api();
     const state = await assembleTicket(a);
-    const p = previewFor(state);
+    const p = previewFor(state, a.host.settings);
     assert.equal(p.status, 'ok');
     assert.equal(p.blocks[0].kind, 'system_instructions');
     assert.equal(p.blocks.at(-1)!.kind, 'current_task');

@@ -48,7 +48,7 @@ suite('@context chat participant', () => {
       ['Open manifest.json', 'contextControl.chat.openManifest'],
     ]);
     // Show in Panel shows this request (its budget, blocks and trace), not the panel's own assembly.
-    const shown = previewFor((await api()).chat.last()!);
+    const shown = previewFor((await api()).chat.last()!, (await api()).host.settings);
     // The status bar's rule: warning from 90 % of max_input.
     assert.deepEqual([shown.status, shown.final, shown.maxInput], [manifest.budget.final >= 2700 ? 'warning' : 'ok', manifest.budget.final, 3000]);
     assert.match(shown.trace, /FINAL REQUEST/);

@@ -8,9 +8,12 @@ describe('packaging', () => {
   it('ships every bundle the extension loads (the VSIX is built from .vscodeignore)', () => {
     const build = fs.readFileSync(path.join(REPO, 'scripts', 'build.mjs'), 'utf8');
     const bundles = [...build.matchAll(/outfile: '(dist\/[^']+)'/g)].map((m) => m[1]).filter((f) => f !== 'dist/cli.js');
-    assert.deepEqual(bundles.sort(), ['dist/assemble-worker.js', 'dist/extension.js', 'dist/send-worker.js', 'dist/webview.js']);
+    assert.deepEqual(bundles.sort(), ['dist/assemble-worker.js', 'dist/extension.js', 'dist/send-worker.js', 'dist/session-host.js', 'dist/webview.js']);
     const shipped = fs.readFileSync(path.join(REPO, '.vscodeignore'), 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
     for (const b of bundles) assert.ok(shipped.includes(b), `${b} is listed in .vscodeignore`);
+    // The rank tables the bundles require at run time ship once, beside them.
+    assert.ok(shipped.includes('dist/ranks/**'), 'dist/ranks/** is listed in .vscodeignore');
+    assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'ranks')).sort(), ['cl100k_base.js', 'o200k_base.js']);
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.engines.vscode, '^1.100.0');

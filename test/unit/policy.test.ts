@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InputError } from '../../src/core/errors';
-import { defaultPolicy, maxInput, parsePolicy, withMaxInput } from '../../src/core/policy';
+import { defaultPolicy, maxInput, parsePolicy, resolvePolicy, withMaxInput } from '../../src/core/policy';
 
 describe('policy', () => {
   it('defaults to the seed numbers: 14 000 − 2 000 − 1 000 = 11 000', () => {
@@ -63,5 +63,40 @@ describe('policy', () => {
     assert.throws(() => parsePolicy('envelope: { window: "big" }\n', 'p.yaml'), /p\.yaml:1:21: envelope\.window must be a whole number/);
     assert.throws(() => parsePolicy('mandatory: [system_instruction]\n', 'p.yaml'), /mandatory\[0\] must be one of .*did you mean "system_instructions"/);
     assert.throws(() => parsePolicy('envelope: { window: 3000, output_reserve: 2000, margin: 1000 }\n', 'p.yaml'), /envelope leaves no room for input/);
+  });
+});
+
+describe('resolvePolicy: the one composition of a policy and its overrides (CLI and editor)', () => {
+  it('without overrides returns the same envelope', () => {
+    assert.deepEqual(resolvePolicy(defaultPolicy()).envelope, { window: 14000, output_reserve: 2000, margin: 1000 });
+  });
+
+  it('applies envelope fields, then an exact max_input, then narrows to the model limit', () => {
+    const base = defaultPolicy();
+    assert.deepEqual(resolvePolicy(base, { envelope: { window: 20000, margin: 500 } }).envelope, { window: 20000, output_reserve: 2000, margin: 500 });
+    assert.equal(maxInput(resolvePolicy(base, { envelope: { output_reserve: 4000 }, maxInput: 3000 })), 3000);
+    // The model accepts 8 000 input tokens: window = 8 000 + output_reserve; max_input = 8 000 − margin.
+    const narrowed = resolvePolicy(base, { modelMaxInput: 8000 });
+    assert.deepEqual(narrowed.envelope, { window: 10000, output_reserve: 2000, margin: 1000 });
+    assert.equal(maxInput(narrowed), 7000);
+  });
+
+  it('a model limit never widens the envelope', () => {
+    assert.deepEqual(resolvePolicy(defaultPolicy(), { modelMaxInput: 200000 }).envelope, { window: 14000, output_reserve: 2000, margin: 1000 });
+  });
+
+  it('refuses an envelope without room for input, naming where the overrides came from', () => {
+    assert.throws(
+      () => resolvePolicy(defaultPolicy(), { envelope: { window: 2500 }, source: 'settings' }),
+      (e: unknown) => e instanceof InputError && e.message === 'the envelope leaves no room for input (window 2500)' && e.file === 'settings',
+    );
+    assert.throws(() => resolvePolicy(defaultPolicy(), { envelope: { window: 3000 } }), (e: unknown) => e instanceof InputError && e.file === 'defaults');
+  });
+
+  it('keeps everything but the envelope', () => {
+    const base = parsePolicy('zones:\n  tool_results: { max_tokens: 900 }\n', '.context/policy.yaml');
+    const p = resolvePolicy(base, { maxInput: 5000 });
+    assert.equal(p.zones.tool_results.max_tokens, 900);
+    assert.equal(p.origin, '.context/policy.yaml');
   });
 });

@@ -39,6 +39,12 @@ interface Stored {
 export class RelevanceIndex {
   private readonly search: MiniSearch<Stored>;
   private readonly stamps = new Map<string, string>();
+  /**
+   * The stored form of each document, so a change or a delete is an exact `remove`: MiniSearch's `discard` keeps the
+   * old terms' document counts until it vacuums, and scores then drift from a fresh index's (the editor's kept index
+   * and the send worker's fresh one ranked the same file differently after an edit).
+   */
+  private readonly docs = new Map<string, Stored>();
 
   constructor(docs: IndexedDoc[] = []) {
     this.search = new MiniSearch<Stored>({
@@ -63,15 +69,18 @@ export class RelevanceIndex {
     const stored = toStored(doc);
     const stamp = fingerprint(stored);
     if (this.stamps.get(doc.path) === stamp) return;
-    if (this.stamps.has(doc.path)) this.search.discard(doc.path);
+    this.remove(doc.path);
     this.search.add(stored);
     this.stamps.set(doc.path, stamp);
+    this.docs.set(doc.path, stored);
   }
 
   remove(path: string): void {
-    if (!this.stamps.has(path)) return;
-    this.search.discard(path);
+    const old = this.docs.get(path);
+    if (!old) return;
+    this.search.remove(old);
     this.stamps.delete(path);
+    this.docs.delete(path);
   }
 
   /** Keep exactly these paths: the ones not listed are removed. */

@@ -17,6 +17,7 @@ import { redactLines } from './secrets';
 import { mergeOverrides, overrideFor, readOverridesFile, OVERRIDES_FILE, type Overrides } from './overrides';
 import { withoutSecrets } from '../redact/apply';
 import { readSessionChecked } from '../session/file';
+import type { WorkspaceReader } from './reader';
 import { packagesOf } from './packages';
 import { resolveSupersession } from './supersession';
 import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
@@ -97,6 +98,8 @@ export interface SnapshotOptions {
   changes?: ChangeReader | false;
   /** Overrides of this call on top of `.context/overrides.json` (`ctxctl preview --include/--exclude`). */
   overrides?: Partial<Overrides>;
+  /** How file text is read; default: the disk. The editor passes one that sees unsaved buffers. */
+  reader?: WorkspaceReader;
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -245,7 +248,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       return;
     }
     try {
-      use(readText(root, file.path));
+      use(options.reader ? options.reader.read(file.path) : readText(root, file.path));
     } catch (e) {
       if (e instanceof InputError) warnings.push({ source: e.file ?? file.path, line: e.line, column: e.column, message: e.message });
       else warnings.push({ source: file.path, message: `cannot read: ${(e as Error).message}` });

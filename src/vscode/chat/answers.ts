@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { Assembly } from '../../core/chain/assemble';
-import { orderBlocks } from '../../core/chain/render';
 import { ContextBudgetExceeded, InputError } from '../../core/errors';
 import { ProviderError } from '../../core/providers/errors';
 import { num } from '../../core/report/trace';
@@ -34,10 +33,11 @@ export function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
-/** `/preview`: the budget, the blocks in request order, and what was left out, without sending. */
-export function previewMarkdown(assembly: Assembly, budget: string): string {
+/** `/preview`: the budget, the blocks in request order (`order`: their ids, from the worker), and what was left out, without sending. */
+export function previewMarkdown(assembly: Assembly, order: readonly string[], budget: string): string {
   const m = assembly.manifest;
-  const rows = orderBlocks(assembly.blocks).map((b) => `| ${b.kind} | ${cell(b.source)} | ${num(b.tokens)} |`);
+  const byId = new Map(assembly.blocks.map((b) => [b.id, b]));
+  const rows = order.flatMap((id) => byId.get(id) ?? []).map((b) => `| ${b.kind} | ${cell(b.source)} | ${num(b.tokens)} |`);
   const left = [...m.rejected.map((d) => ({ d, what: 'rejected' })), ...m.indexed.map((d) => ({ d, what: 'indexed' }))];
   return [
     `${budget}\n`,

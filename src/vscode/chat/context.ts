@@ -3,68 +3,29 @@ import * as vscode from 'vscode';
 import type { Policy } from '../../core/policy';
 import type { Manifest } from '../../core/report/manifest';
 import { num } from '../../core/report/trace';
-import { loadSnapshot, type Snapshot } from '../../core/sources/snapshot';
 import type { Decision, SessionEvent } from '../../core/types';
 import type { AssemblyService } from '../assembly';
-import { readSettings, SECTION, type Settings } from '../settings';
-import { CHAT_SESSION_SOURCE } from './history';
-
-/** The chat settings, read fresh on every request and tool call, so a change applies without a reload. */
-export interface ChatSettings {
-  /** Whether the language-model tools are offered (contextControl.chat.tools). */
-  tools: boolean;
-  /** Whether @context replays the chat's earlier turns (contextControl.chat.replayHistory). */
-  replayHistory: boolean;
-  /** The policy file for chat; empty: the panel's contextControl.policyPath. */
-  policyPath: string;
-}
-
-export function readChatSettings(): ChatSettings {
-  const c = vscode.workspace.getConfiguration(`${SECTION}.chat`);
-  return { tools: c.get<boolean>('tools', true), replayHistory: c.get<boolean>('replayHistory', true), policyPath: c.get<string>('policyPath', '') };
-}
-
-/** The panel's settings with the chat's policy file, when one is set. */
-export function settingsForChat(chat: ChatSettings): Settings {
-  const settings = readSettings();
-  return chat.policyPath.trim() ? { ...settings, policyPath: chat.policyPath.trim() } : settings;
-}
+import { forChat, type Settings } from '../settings';
+import type { ChatPatch, WorkerSnapshot } from '../worker/protocol';
 
 export interface ChatInputs {
-  snapshot: Snapshot;
+  snapshot: WorkerSnapshot & { root: string };
+  patch: ChatPatch;
   policy: Policy;
   settings: Settings;
 }
 
 /**
  * The workspace read for one chat request or tool call, through the panel's own inputs (pins, policy file,
- * envelope settings), with the chat's prompt as the task. The model's `maxInputTokens` narrows the envelope
- * exactly as for the panel's vscode.lm provider. The session is the chat's own history (never the panel's store).
+ * envelope settings, unsaved buffers), with the chat's prompt as the task (literal text, never a path). The model's
+ * `maxInputTokens` narrows the envelope exactly as for the panel's vscode.lm provider. The session is the chat's own
+ * history (never the panel's store). The worker loads it (worker/load.ts).
  */
 export function chatInputs(service: AssemblyService, task: string, options: { maxInputTokens?: number; session?: SessionEvent[] } = {}): ChatInputs {
-  const settings = settingsForChat(readChatSettings());
-  const base = service.snapshotOptions(settings);
-  const policy = service.policy(settings, options.maxInputTokens);
-  const loaded = loadSnapshot({ ...base, policy, task, sessionFile: undefined });
-  const session = options.session ?? [];
-  // The prompt is text, never a path: a task (from a person or a model) cannot make the chain read a file.
-  const literal = loaded.task.source === 'task' ? loaded.task : { text: task, source: 'task', files: [] };
-  const snapshot: Snapshot = { ...loaded, task: literal, session, sessionSource: session.length ? CHAT_SESSION_SOURCE : undefined };
-  return { snapshot, policy, settings };
-}
-
-const NOT_WORKSPACE = new Set(['session_group', 'session_summary', 'index', 'system_instructions', 'tool_definitions']);
-
-/** Workspace files whose text was sent (selected, possibly trimmed), once each, in manifest order. */
-export function sentSources(decisions: Decision[], snapshot: Pick<Snapshot, 'files'>): string[] {
-  const files = new Set(snapshot.files.map((f) => f.path));
-  const out: string[] = [];
-  for (const d of decisions) {
-    if (NOT_WORKSPACE.has(d.kind)) continue;
-    const file = d.source.replace(/#.*$/, '');
-    if (files.has(file) && !out.includes(file)) out.push(file);
-  }
-  return out;
+  const settings = forChat(service.host.settings);
+  const policy = service.host.policy(settings, options.maxInputTokens);
+  const snapshot = { ...service.host.requestInputs(settings), policy };
+  return { snapshot, patch: { task, session: options.session ?? [] }, policy, settings };
 }
 
 export function sourceUri(root: string, source: string): vscode.Uri {

@@ -1,23 +1,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { assemble } from '../../core/chain/assemble';
-import { collect } from '../../core/chain/collect';
 import { ContextBudgetExceeded } from '../../core/errors';
 import type { Manifest } from '../../core/report/manifest';
-import { writeRecord } from '../../core/report/record';
 import { num } from '../../core/report/trace';
-import { sendLoop } from '../../core/send/loop';
-import { previewCompaction } from '../../core/session/compaction';
-import { constraintsFrom } from '../../core/session/constraints';
-import { counterFor, encodingForModel } from '../../core/tokens';
-import type { Decision } from '../../core/types';
 import type { AssemblyService, AssemblyState } from '../assembly';
-import { viewOf } from '../worker/protocol';
 import { VscodeLmProvider } from '../lm';
+import { OpFailed } from '../worker/client';
+import { revive } from '../worker/serialize';
+import { sendInWorker } from '../worker/send-client';
 import { chatErrorMessage, OPEN_CHAT_MANIFEST, previewMarkdown, SHOW_IN_PANEL, streamRefusal } from './answers';
-import { budgetLine, chatInputs, explainPath, readChatSettings, sentSources, sourceUri } from './context';
-import { CHAT_SESSION_SOURCE, historyEvents, type TurnLike } from './history';
+import { budgetLine, chatInputs, explainPath, sourceUri } from './context';
+import { historyEvents, type TurnLike } from './history';
 
 export const PARTICIPANT_ID = 'contextControl.context';
 
@@ -29,6 +23,8 @@ export interface ChatDeps {
   recordDir: string;
   /** Keeps the chat's last assembly (or refusal) for the panel's Show in Panel. */
   remember: (state: AssemblyState) => void;
+  /** dist/send-worker.js: the send loop runs there; vscode.lm calls come back to this thread. */
+  sendWorkerScript: string;
 }
 
 /** What a response carries for later turns: whether a model answered, and its answer alone (history replay). */
@@ -61,7 +57,7 @@ export function chatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         case 'explain':
           return explain(deps, request, stream);
         case 'compact':
-          return compact(deps, context, stream);
+          return await compact(deps, context, stream);
         default:
           return await send(deps, request, context, stream, token);
       }
@@ -75,8 +71,8 @@ export function chatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   };
 }
 
-function replayed(context: vscode.ChatContext) {
-  if (!readChatSettings().replayHistory) return { events: [], skipped: 0 };
+function replayed(deps: ChatDeps, context: vscode.ChatContext) {
+  if (!deps.service.host.settings.chat.replayHistory) return { events: [], skipped: 0 };
   return historyEvents(context.history as ReadonlyArray<TurnLike>, PARTICIPANT_ID);
 }
 
@@ -94,43 +90,43 @@ async function send(deps: ChatDeps, request: vscode.ChatRequest, context: vscode
   const missing = noModel(request);
   if (missing) return missing;
   const model = request.model;
-  const history = replayed(context);
+  const history = replayed(deps, context);
   stream.progress(`Assembling the context for ${model.name} (${num(model.maxInputTokens)} input tokens)${history.events.length ? `, replaying ${history.events.length / 2} earlier exchange(s)` : ''}…`);
   const inputs = chatInputs(deps.service, request.prompt, { maxInputTokens: model.maxInputTokens, session: history.events });
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
   let answer = '';
   try {
-    const outcome = await sendLoop(inputs.snapshot, {
-      provider: new VscodeLmProvider(model),
-      model: model.id,
-      encoding: inputs.settings.encoding,
-      signal: controller.signal,
-      onText: (t) => {
-        answer += t;
-        stream.markdown(t);
+    const result = await sendInWorker(
+      deps.sendWorkerScript,
+      { snapshot: inputs.snapshot, patch: inputs.patch, provider: { id: 'vscode-lm', endpoint: `vscode.lm:${model.vendor}/${model.id}`, maxInputTokens: model.maxInputTokens }, model: model.id, encoding: inputs.settings.encoding, recordDir: deps.recordDir },
+      {
+        lm: new VscodeLmProvider(model),
+        signal: controller.signal,
+        onText: (t) => {
+          answer += t;
+          stream.markdown(t);
+        },
+        onNotice: (m) => stream.progress(m),
+        onProgress: (m) => stream.progress(m),
       },
-      onNotice: (m) => stream.progress(m),
-      onStep: (s) => s.toolCalls.length && stream.progress(`Running ${s.toolCalls.map((c) => c.name).join(', ')}…`),
-    });
-    writeRecord(deps.recordDir, { request: outcome.steps.at(-1)?.sent, manifest: outcome.manifest, trace: outcome.trace });
-    if (outcome.error instanceof ContextBudgetExceeded) {
-      deps.remember({ kind: 'refused', snapshot: viewOf(inputs.snapshot), error: outcome.error, policy: inputs.policy, settings: inputs.settings, at: new Date() });
-      streamRefusal(stream, outcome.error, model.maxInputTokens);
+    );
+    const error = result.error && revive(result.error);
+    if (error instanceof ContextBudgetExceeded) {
+      deps.remember({ kind: 'refused', snapshot: result.error?.snapshot, error, policy: inputs.policy, settings: inputs.settings, at: new Date() });
+      streamRefusal(stream, error, model.maxInputTokens);
       return { metadata: { sent: false, refused: true } };
     }
-    if (outcome.error || controller.signal.aborted) {
-      const cancelled = controller.signal.aborted || outcome.error?.kind === 'aborted';
-      return { metadata: { sent: false, cancelled }, errorDetails: { message: chatErrorMessage(outcome.error ?? new vscode.CancellationError()) } };
+    if (error || controller.signal.aborted || !result.last) {
+      const cancelled = controller.signal.aborted || result.error?.kind === 'aborted';
+      return { metadata: { sent: false, cancelled }, errorDetails: { message: chatErrorMessage(error ?? new vscode.CancellationError()) } };
     }
-    const manifest = outcome.manifest!;
-    const last = outcome.steps.at(-1)!;
-    deps.remember({ kind: 'ok', snapshot: viewOf(inputs.snapshot), assembly: { ...last.assembly, manifest, trace: outcome.trace }, settings: inputs.settings, at: new Date() });
-    const decisions: Decision[] = outcome.steps.flatMap((s) => [...s.manifest.selected, ...s.manifest.trimmed]);
-    const references = sentSources(decisions, inputs.snapshot);
+    const { assembly } = result.last;
+    const manifest = assembly.manifest;
+    deps.remember({ kind: 'ok', ...result.last, settings: inputs.settings, at: new Date() });
+    const references = result.references ?? [];
     for (const source of references) stream.reference(sourceUri(inputs.snapshot.root, source));
-    const providerCount = manifest.send?.provider_count;
-    stream.markdown(`\n\n---\n${budgetLine(manifest, model, providerCount)}${history.skipped ? ` · ${history.skipped} earlier turn(s) not replayed (commands, refusals, errors)` : ''}\n`);
+    stream.markdown(`\n\n---\n${budgetLine(manifest, model, result.providerCount)}${history.skipped ? ` · ${history.skipped} earlier turn(s) not replayed (commands, refusals, errors)` : ''}\n`);
     streamButtons(stream);
     return { metadata: { sent: true, answer, final: manifest.budget.final, max_input: manifest.budget.max_input, references } };
   } finally {
@@ -147,19 +143,20 @@ async function preview(deps: ChatDeps, request: vscode.ChatRequest, context: vsc
     return { metadata: { command: 'preview', sent: false } };
   }
   stream.progress(`Assembling the context for ${model.name} without sending…`);
-  const inputs = chatInputs(deps.service, request.prompt, { maxInputTokens: model.maxInputTokens, session: replayed(context).events });
-  let assembly: ReturnType<typeof assemble>;
+  const inputs = chatInputs(deps.service, request.prompt, { maxInputTokens: model.maxInputTokens, session: replayed(deps, context).events });
+  let res: Awaited<ReturnType<typeof deps.service.worker.call<'assemble'>>>;
   try {
-    assembly = assemble(inputs.snapshot, { model: model.id, shape: 'vscode-lm', stream: true, encoding: inputs.settings.encoding });
+    res = await deps.service.worker.call('assemble', { snapshot: inputs.snapshot, patch: inputs.patch, options: { model: model.id, shape: 'vscode-lm', stream: true, encoding: inputs.settings.encoding }, recordDir: deps.recordDir });
   } catch (e) {
-    if (e instanceof ContextBudgetExceeded) deps.remember({ kind: 'refused', snapshot: viewOf(inputs.snapshot), error: e, policy: inputs.policy, settings: inputs.settings, at: new Date() });
-    throw e;
+    const error = e instanceof OpFailed ? revive(e.error) : e;
+    if (error instanceof ContextBudgetExceeded) deps.remember({ kind: 'refused', snapshot: (e as OpFailed).error.snapshot, error, policy: inputs.policy, settings: inputs.settings, at: new Date() });
+    throw error;
   }
-  deps.remember({ kind: 'ok', snapshot: viewOf(inputs.snapshot), assembly, settings: inputs.settings, at: new Date() });
-  writeRecord(deps.recordDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
+  const { assembly } = res;
+  deps.remember({ kind: 'ok', ...res, settings: inputs.settings, at: new Date() });
   // The model's own count needs no send, but in Restricted Mode nothing reaches the model's provider at all.
   const count = deps.isTrusted() ? await new VscodeLmProvider(model).countTokens({ shape: 'vscode-lm', model: model.id, neutral: assembly.neutral, body: assembly.request, serialized: assembly.serialized, stream: true }) : undefined;
-  stream.markdown(previewMarkdown(assembly, budgetLine(assembly.manifest, model, count)));
+  stream.markdown(previewMarkdown(assembly, res.view.order, budgetLine(assembly.manifest, model, count)));
   if (count !== undefined && count > assembly.manifest.budget.max_input) {
     stream.markdown(`\n**Note:** ${model.name} counts ${num(count)} tokens, over max_input ${num(assembly.manifest.budget.max_input)}: a send would rebuild once under a smaller envelope.\n`);
   }
@@ -197,19 +194,11 @@ function explain(deps: ChatDeps, request: vscode.ChatRequest, stream: vscode.Cha
   return { metadata: { command: 'explain', sent: false } };
 }
 
-function compact(deps: ChatDeps, context: vscode.ChatContext, stream: vscode.ChatResponseStream): Result {
+async function compact(deps: ChatDeps, context: vscode.ChatContext, stream: vscode.ChatResponseStream): Promise<Result> {
   const history = historyEvents(context.history as ReadonlyArray<TurnLike>, PARTICIPANT_ID);
   const inputs = chatInputs(deps.service, 'session maintenance', { session: history.events });
-  const { snapshot, policy } = inputs;
-  const preview = previewCompaction({
-    events: history.events,
-    source: CHAT_SESSION_SOURCE,
-    policy,
-    records: [],
-    constraints: constraintsFrom(collect(snapshot).value.blocks),
-    knownSources: snapshot.files.map((f) => f.path),
-    tokenizer: counterFor(encodingForModel(inputs.settings.model, inputs.settings.encoding).encoding),
-  });
+  const { policy, settings } = inputs;
+  const preview = await deps.service.worker.call('compactPreview', { snapshot: inputs.snapshot, patch: inputs.patch, model: settings.model, encoding: settings.encoding });
   if (!preview) {
     stream.markdown(`Nothing to compact: this chat has ${history.events.length / 2} replayed exchange(s), and the policy replays the last ${policy.session.keep_recent_groups} group(s) verbatim.`);
     return { metadata: { command: 'compact', sent: false } };

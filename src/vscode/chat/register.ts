@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AssemblyService, AssemblyState } from '../assembly';
-import type { RequestPanel } from '../views/panel';
+import type { HostController } from '../commands/controller';
 import { OPEN_CHAT_MANIFEST, SHOW_IN_PANEL } from './answers';
 import { chatHandler, PARTICIPANT_ID, type ChatDeps } from './participant';
 import { chatTools, registerChatTools } from './tools';
@@ -11,7 +11,7 @@ import { chatTools, registerChatTools } from './tools';
  * Copilot Chat's side of Context Control: the `@context` participant, the four language-model tools and the
  * command behind the chat's Open Manifest button. `deps.isTrusted` is read on every request and tool call.
  */
-export function registerChat(context: vscode.ExtensionContext, service: AssemblyService, storageDir: string, panel: RequestPanel) {
+export function registerChat(context: vscode.ExtensionContext, service: AssemblyService, storageDir: string, controller: Pick<HostController, 'show'>) {
   let last: AssemblyState | undefined;
   const deps: ChatDeps = {
     service,
@@ -20,6 +20,7 @@ export function registerChat(context: vscode.ExtensionContext, service: Assembly
     remember: (state) => {
       last = state;
     },
+    sendWorkerScript: vscode.Uri.joinPath(context.extensionUri, 'dist', 'send-worker.js').fsPath,
   };
   // Indirection so a test can swap the trust state of the registered participant and tools alike.
   const live: ChatDeps = { ...deps, isTrusted: () => deps.isTrusted() };
@@ -42,7 +43,7 @@ export function registerChat(context: vscode.ExtensionContext, service: Assembly
   sub(
     vscode.commands.registerCommand(SHOW_IN_PANEL, async () => {
       await vscode.commands.executeCommand('contextControl.panel.focus');
-      if (last) panel.show(last);
+      if (last) controller.show(last);
       else void vscode.window.showInformationMessage('Context Control: no @context request yet.');
     }),
   );

@@ -1,17 +1,9 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { assemble } from '../../core/chain/assemble';
-import { orderBlocks, wrap } from '../../core/chain/render';
-import { readDocument, workspacePath } from '../../core/disclose';
-import { ContextBudgetExceeded } from '../../core/errors';
-import { maxInput, withMaxInput } from '../../core/policy';
+import { maxInput } from '../../core/policy';
 import { num } from '../../core/report/trace';
-import { inspectOffloaded, searchWorkspace, type ToolContext } from '../../core/send/tools';
-import { counterFor, encodingForModel, estimateTokensFromBytes, type Tokenizer } from '../../core/tokens';
-import type { Block } from '../../core/types';
 import type { AssemblyService } from '../assembly';
-import { chatInputs, readChatSettings, settingsForChat } from './context';
+import type { CountWith } from '../worker/ops-protocol';
+import { chatInputs } from './context';
 import { fitLines, shrink, type Count } from './fit';
 
 /** The tools' names, as contributed in package.json (contributes.languageModelTools). */
@@ -31,23 +23,18 @@ interface InspectInput { path: string; op: string; pattern?: string; lines?: num
 export const RESTRICTED_TOOL = 'Context Control tools are off in Restricted Mode: a tool result goes to a model, and nothing from an untrusted workspace is sent to a model. Trust the workspace to use them.';
 /** Rebuilds under a smaller envelope when the caller's count says the result is over its budget. */
 const ASSEMBLE_ATTEMPTS = 4;
-const HIDDEN_IN_CONTEXT = new Set(['system_instructions', 'tool_definitions', 'current_task']);
+/** The core's bytes-per-token estimate (tokens.ts), shown before a document is read: no tokenizer in this thread. */
+const BYTES_PER_TOKEN = 3.6;
 
 function text(value: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
 }
 
-/** The caller's counter and budget; without them, ours and the policy's zone for the kind of result. */
-function budgetOf(options: vscode.LanguageModelToolInvocationOptions<unknown>, fallback: number, tokenizer: Tokenizer, token: vscode.CancellationToken): { budget: number; count: Count } {
+/** The caller's counter and budget; without them, the chain's counter (in the worker) and the policy's zone. */
+function budgetOf(deps: ToolDeps, options: vscode.LanguageModelToolInvocationOptions<unknown>, fallback: number, w: CountWith, token: vscode.CancellationToken): { budget: number; count: Count } {
   const t = options.tokenizationOptions;
   if (t) return { budget: t.tokenBudget, count: async (s) => t.countTokens(s, token) };
-  return { budget: fallback, count: async (s) => tokenizer.count(s) };
-}
-
-/** The chain's counter for the configured model (the tools have no model of their own). */
-function tokenizerFor(): Tokenizer {
-  const s = settingsForChat(readChatSettings());
-  return counterFor(encodingForModel(s.model, s.encoding).encoding);
+  return { budget: fallback, count: (text) => deps.service.worker.call('count', { text, ...w }) };
 }
 
 /** The four tools, each a thin adapter over the core function the panel's tool loop runs. */
@@ -63,27 +50,27 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
       }
     };
   const inputs = (task: string) => chatInputs(deps.service, task);
+  /** The chain's counter for the configured model (the tools have no model of their own). */
+  const countWith = (): CountWith => ({ model: deps.service.host.settings.model, encoding: deps.service.host.settings.encoding });
   const root = () => deps.service.workspaceRoot ?? '';
 
   const assembleContext: vscode.LanguageModelTool<AssembleInput> = {
     prepareInvocation: ({ input }) => ({ invocationMessage: `Assembling the budgeted context for “${clip(input.task ?? '', 60)}”` }),
     invoke: guard<AssembleInput>(async (input, options, token) => {
       if (typeof input.task !== 'string' || !input.task.trim()) return text('assemble_context needs "task": the question or change the context is for.');
-      const { snapshot, policy, settings } = inputs(input.task);
-      const tokenizer = tokenizerFor();
-      const { budget, count } = budgetOf(options, maxInput(policy), tokenizer, token);
+      const { snapshot, patch, policy, settings } = inputs(input.task);
+      const w = countWith();
+      const { budget, count } = budgetOf(deps, options, maxInput(policy), w, token);
       let max = Math.min(maxInput(policy), budget);
       for (let attempt = 1; attempt <= ASSEMBLE_ATTEMPTS; attempt++) {
         if (token.isCancellationRequested) throw new vscode.CancellationError();
-        let rendered: string;
-        try {
-          const assembly = assemble({ ...snapshot, policy: withMaxInput(policy, max) }, { model: settings.model, encoding: settings.encoding, shape: 'vscode-lm', tokenizer });
-          rendered = renderContext(assembly.blocks, assembly.manifest);
-        } catch (e) {
-          if (!(e instanceof ContextBudgetExceeded)) throw e;
-          const refusal = `assemble_context: refused: the mandatory blocks (${e.blocks.map((b) => b.source).join(', ')}) need ${num(e.mandatoryTokens)} tokens, over the ${num(e.maxInput)} available. Nothing was cut.`;
+        const r = await deps.service.worker.call('renderContext', { snapshot, patch, maxInput: max, model: settings.model, encoding: settings.encoding });
+        if ('refused' in r) {
+          const e = r.refused;
+          const refusal = `assemble_context: refused: the mandatory blocks (${e.sources.join(', ')}) need ${num(e.mandatoryTokens)} tokens, over the ${num(e.maxInput)} available. Nothing was cut.`;
           return text((await count(refusal)) <= budget ? refusal : 'assemble_context: refused: the mandatory blocks do not fit the budget.');
         }
+        const rendered = r.text;
         const counted = await count(rendered);
         if (counted <= budget) return text(rendered);
         max = shrink(max, counted, budget);
@@ -93,25 +80,23 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
   };
 
   const readDoc: vscode.LanguageModelTool<ReadInput> = {
-    prepareInvocation: ({ input }) => {
-      const rel = workspacePath(root(), String(input.path ?? '').replace(/#.*$/, ''));
+    prepareInvocation: async ({ input }) => {
+      const { rel, size } = await deps.service.worker.call('workspaceFile', { root: root(), path: String(input.path ?? '') });
       if (!rel) return { invocationMessage: `Refusing to read ${input.path}: outside the workspace` };
-      const size = fileSize(path.join(root(), rel));
-      return { invocationMessage: `Reading ${rel}${input.heading ? ` § ${input.heading}` : ''}${size !== undefined ? ` (~${num(estimateTokensFromBytes(size))} tokens)` : ''}` };
+      return { invocationMessage: `Reading ${rel}${input.heading ? ` § ${input.heading}` : ''}${size !== undefined ? ` (~${num(Math.ceil(size / BYTES_PER_TOKEN))} tokens)` : ''}` };
     },
     invoke: guard<ReadInput>(async (input, options, token) => {
       const { snapshot, policy } = inputs('read_document');
-      const tokenizer = tokenizerFor();
+      const w = countWith();
       const zone = policy.zones.documents?.max_tokens ?? policy.zones.tool_results.max_tokens;
-      const { budget, count } = budgetOf(options, zone, tokenizer, token);
+      const { budget, count } = budgetOf(deps, options, zone, w, token);
       let maxTokens = Math.min(zone, budget);
       for (let attempt = 1; attempt <= ASSEMBLE_ATTEMPTS; attempt++) {
-        const result = readDocument(snapshot, input as unknown as Record<string, unknown>, { tokenizer, maxTokens });
-        const where = result.block ? `${result.block.source}${result.block.meta.heading ? `, section "${result.block.meta.heading}"` : ''}\n\n` : '';
-        const out = `${where}${result.text}`;
+        const result = await deps.service.worker.call('readDocument', { snapshot, input: input as unknown as Record<string, unknown>, maxTokens, ...w });
+        const out = result.text;
         const counted = await count(out);
         if (counted <= budget) return text(out);
-        if (!result.block) return text(`read_document: "${input.path}" is not returned: the answer does not fit ${num(budget)} tokens.`);
+        if (!result.found) return text(`read_document: "${input.path}" is not returned: the answer does not fit ${num(budget)} tokens.`);
         maxTokens = shrink(maxTokens, counted, budget);
       }
       return text(`read_document: "${input.path}" is not returned: it does not fit ${num(budget)} tokens.`);
@@ -123,8 +108,8 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
     invoke: guard<SearchInput>(async (input, options, token) => {
       if (typeof input.query !== 'string' || !input.query) return text('search_workspace needs "query"');
       const { snapshot, policy } = inputs('search_workspace');
-      const { budget, count } = budgetOf(options, policy.zones.tool_results.max_tokens, tokenizerFor(), token);
-      const result = searchWorkspace(snapshot, input.query);
+      const { budget, count } = budgetOf(deps, options, policy.zones.tool_results.max_tokens, countWith(), token);
+      const result = await deps.service.worker.call('searchWorkspace', { snapshot, query: input.query });
       const fitted = await fitLines(result.text.split('\n'), budget, count, (k, n) => `[${n - k} more matching line(s) not shown to fit ${num(budget)} tokens; narrow the query]`, `search_workspace: the matches for "${clip(input.query, 40)}" do not fit ${num(budget)} tokens.`);
       return text(fitted.text);
     }),
@@ -134,10 +119,9 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
     prepareInvocation: ({ input }) => ({ invocationMessage: `Inspecting ${input.path} (${input.op}${input.pattern ? ` /${clip(input.pattern, 30)}/` : ''})` }),
     invoke: guard<InspectInput>(async (input, options, token) => {
       const { snapshot, policy } = inputs('inspect_offloaded');
-      const tokenizer = tokenizerFor();
-      const ctx: ToolContext = { snapshot, tokenizer, offloadDir: path.resolve(snapshot.root, policy.offload.dir) };
-      const { budget, count } = budgetOf(options, policy.zones.tool_results.max_tokens, tokenizer, token);
-      const result = inspectOffloaded(ctx, String(input.path ?? ''), String(input.op ?? ''), input.pattern, typeof input.lines === 'number' ? input.lines : undefined);
+      const w = countWith();
+      const { budget, count } = budgetOf(deps, options, policy.zones.tool_results.max_tokens, w, token);
+      const result = await deps.service.worker.call('inspectOffloaded', { snapshot, path: String(input.path ?? ''), op: String(input.op ?? ''), pattern: input.pattern, lines: typeof input.lines === 'number' ? input.lines : undefined, ...w });
       const fitted = await fitLines(result.text.split('\n'), budget, count, (k, n) => `[${n - k} more line(s) not shown to fit ${num(budget)} tokens; use grep or a smaller head]`, `inspect_offloaded: the ${input.op} of ${input.path} does not fit ${num(budget)} tokens.`);
       return text(fitted.text);
     }),
@@ -146,29 +130,8 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
   return { assemble_context: assembleContext, read_document: readDoc, search_workspace: search, inspect_offloaded: inspect } as Record<ToolName, vscode.LanguageModelTool<never>>;
 }
 
-/** The context as the tool returns it: every block sent, with its provenance, then a short trace. */
-export function renderContext(blocks: Block[], m: { budget: { final: number; max_input: number }; rejected: { source: string; reason: string }[]; trimmed: { source: string }[] }): string {
-  const shown = orderBlocks(blocks).filter((b) => !HIDDEN_IN_CONTEXT.has(b.kind));
-  const rejected = m.rejected.slice(0, 8).map((d) => `${d.source} (${d.reason})`);
-  const trace = [
-    `Context Control trace: ${shown.length} block(s), request ${num(m.budget.final)} / ${num(m.budget.max_input)} tokens.`,
-    ...(m.trimmed.length ? [`Trimmed: ${m.trimmed.map((d) => d.source).join(', ')}.`] : []),
-    ...(rejected.length ? [`Left out: ${rejected.join('; ')}${m.rejected.length > 8 ? `; ${m.rejected.length - 8} more` : ''}.`] : []),
-    'Documents in <available-documents> can be fetched with read_document.',
-  ];
-  return `${shown.map(wrap).join('\n\n')}\n\n${trace.join('\n')}`;
-}
-
 function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}
-
-function fileSize(abs: string): number | undefined {
-  try {
-    return fs.statSync(abs).size;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -179,7 +142,7 @@ export function registerChatTools(deps: ToolDeps): vscode.Disposable {
   const tools = chatTools(deps);
   let registered: vscode.Disposable[] = [];
   const apply = () => {
-    const on = readChatSettings().tools;
+    const on = deps.service.host.settings.chat.tools;
     if (on && registered.length === 0) registered = TOOL_NAMES.map((name) => vscode.lm.registerTool(name, tools[name]));
     if (!on && registered.length) {
       for (const d of registered) d.dispose();
@@ -187,6 +150,6 @@ export function registerChatTools(deps: ToolDeps): vscode.Disposable {
     }
   };
   apply();
-  const watch = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('contextControl.chat.tools') && apply());
+  const watch = deps.service.host.onDidChange((c) => c === 'settings' && apply());
   return { dispose: () => [...registered, watch].forEach((d) => d.dispose()) };
 }

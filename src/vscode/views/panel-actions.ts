@@ -70,7 +70,7 @@ async function hasCommand(id: string): Promise<boolean> {
 }
 
 /** Include or exclude a whole file: through control's command when it exists, else the shared overrides file. */
-async function override(service: AssemblyService, action: 'include' | 'exclude', file: string): Promise<void> {
+async function override(service: PanelActionTarget, action: 'include' | 'exclude', file: string): Promise<void> {
   const command = `contextControl.${action}`;
   if (await hasCommand(command)) {
     await vscode.commands.executeCommand(command, file);
@@ -104,7 +104,10 @@ function copyText(state: AssemblyState, source: string, blockId?: string): { tex
 }
 
 /** Act on one message from the panel's per-block actions; a failure is shown, never thrown into the webview. */
-export async function handlePanelAction(m: PanelActionMessage, service: AssemblyService): Promise<void> {
+/** What the panel's block actions need of the assembly: the workspace, the last state, and a re-run. */
+export type PanelActionTarget = Pick<AssemblyService, 'workspaceRoot' | 'state' | 'run'>;
+
+export async function handlePanelAction(m: PanelActionMessage, service: PanelActionTarget): Promise<void> {
   try {
     await act(m, service);
   } catch (e) {
@@ -112,7 +115,7 @@ export async function handlePanelAction(m: PanelActionMessage, service: Assembly
   }
 }
 
-async function act(m: PanelActionMessage, service: AssemblyService): Promise<void> {
+async function act(m: PanelActionMessage, service: PanelActionTarget): Promise<void> {
   if (m.type === 'unpin') {
     await vscode.commands.executeCommand('contextControl.unpin', m.pinId);
     return;

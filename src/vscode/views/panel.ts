@@ -1,23 +1,22 @@
 import { signalRows } from './signals';
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { wrap } from '../../core/chain/render';
 import { zoneOf } from '../../core/report/manifest';
-import type { AssemblyService, AssemblyState } from '../assembly';
 import { Disposable } from '../disposable';
 import { isPanelAction, isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
 import { changeProvider, updateSettings } from '../setting-scope';
-import { readSettings, SECTION } from '../settings';
+import { SECTION, type Settings } from '../settings';
+import type { AssemblyState, Change } from '../state';
 import { statusFor } from './statusBar';
-import { detailsFor, handlePanelAction } from './panel-actions';
+import { detailsFor, handlePanelAction, type PanelActionTarget } from './panel-actions';
 
 export const PROVIDERS = ['dry-run', 'openai', 'anthropic', 'vscode-lm'];
 /** Messages kept for a panel that is not open yet (a streamed answer, at most this many pieces). */
 const MAX_QUEUE = 2000;
 
 /** What the panel shows for a state: pure, so the integration tests can check it without a browser. */
-export function previewFor(state: AssemblyState): PanelPreview {
-  const settings = state.kind === 'empty' ? readSettings() : state.settings;
+export function previewFor(state: AssemblyState, current: Settings): PanelPreview {
+  const settings = state.kind === 'empty' ? current : state.settings;
   const base: PanelPreview = { status: 'ok', zones: [], blocks: [], warnings: [], trace: '', model: settings.model, provider: settings.provider, details: detailsFor(state) };
   switch (state.kind) {
     case 'empty':
@@ -46,7 +45,7 @@ export function previewFor(state: AssemblyState): PanelPreview {
         maxInput: m.budget.max_input,
         mandatory: m.budget.mandatory,
         zones: Object.entries(m.zones).map(([zone, tokens]) => ({ zone, tokens })),
-        blocks: orderForPanel(state).map((b) => ({ id: b.id, kind: b.kind, source: b.source, zone: zoneOf(b), tokens: b.tokens, reason: reasons.get(`${b.kind}:${b.source}`) ?? '', text: wrap(b) })),
+        blocks: orderForPanel(state).map((b) => ({ id: b.id, kind: b.kind, source: b.source, zone: zoneOf(b), tokens: b.tokens, reason: reasons.get(`${b.kind}:${b.source}`) ?? '', text: state.view.wrapped[b.id] ?? b.text })),
         warnings: m.warnings.map((w) => `${[w.source, w.line].filter((x) => x !== undefined).join(':')}: ${w.message}`),
         signals: signalRows(m.task).map((r) => `${r.label}: ${r.values.join(', ')}`),
         trace: state.assembly.trace,
@@ -79,6 +78,22 @@ export interface PanelActions {
   policies(): Promise<string[]>;
 }
 
+/**
+ * What the panel is given: the actions, the state it shows, and the events it listens to. The panel is never
+ * handed back to its controller: what it should show arrives through `onDidPost` and `onDidShow`.
+ */
+export interface PanelController extends PanelActions {
+  current(): AssemblyState;
+  settings(): Settings;
+  readonly onDidChange: vscode.Event<Change>;
+  /** Messages for the webview: busy, send progress, a comparison. */
+  readonly onDidPost: vscode.Event<HostMessage>;
+  /** Another assembly to show (a chat request's) until the panel's own next run. */
+  readonly onDidShow: vscode.Event<AssemblyState>;
+  /** What the block actions (Include, Exclude, Pin, Open, Copy) act on. */
+  readonly actionTarget: PanelActionTarget;
+}
+
 /** The side panel: task box, provider/model/policy pickers, preview, send, trace and compaction preview. */
 export class RequestPanel extends Disposable implements vscode.WebviewViewProvider {
   static readonly viewId = 'contextControl.panel';
@@ -90,21 +105,19 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly service: AssemblyService,
-    private readonly actions: PanelActions,
+    private readonly actions: PanelController,
   ) {
     super();
     this._register(
-      service.onDidChange((s) => {
+      actions.onDidChange((c) => {
+        if (c === 'settings') void this.postInit();
+        if (c !== 'result') return;
         this.shown = undefined;
-        this.post({ type: 'preview', preview: previewFor(s) });
+        this.post({ type: 'preview', preview: previewFor(actions.current(), actions.settings()) });
       }),
     );
-    this._register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(SECTION)) void this.postInit();
-      }),
-    );
+    this._register(actions.onDidPost((m) => this.post(m)));
+    this._register(actions.onDidShow((s) => this.show(s)));
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -130,7 +143,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
 
   show(state: AssemblyState): void {
     this.shown = state;
-    this.post({ type: 'preview', preview: previewFor(state) });
+    this.post({ type: 'preview', preview: previewFor(state, this.actions.settings()) });
   }
 
   get visible(): boolean {
@@ -149,7 +162,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
   }
 
   private async postInit(): Promise<void> {
-    const s = readSettings();
+    const s = this.actions.settings();
     this.post({
       type: 'init',
       settings: { provider: s.provider, model: s.model, policyPath: s.policyPath },
@@ -161,14 +174,14 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
   }
 
   private async receive(raw: unknown): Promise<void> {
-    if (isPanelAction(raw)) return handlePanelAction(raw, this.service);
+    if (isPanelAction(raw)) return handlePanelAction(raw, this.actions.actionTarget);
     if (!isPanelMessage(raw)) return;
     const handlers: { [K in PanelMessage['type']]: (m: Extract<PanelMessage, { type: K }>) => unknown } = {
       ready: async () => {
         this.ready = true;
         await this.postInit();
         for (const m of this.queue.splice(0)) this.post(m);
-        this.post({ type: 'preview', preview: previewFor(this.shown ?? this.service.state) });
+        this.post({ type: 'preview', preview: previewFor(this.shown ?? this.actions.current(), this.actions.settings()) });
       },
       preview: (m) => this.actions.preview(m.task),
       send: (m) => this.actions.send(m.task),

@@ -1,32 +1,50 @@
 import { Worker } from 'node:worker_threads';
-import { ContextBudgetExceeded, InputError } from '../../core/errors';
-import type { AssembleRequest, AssembleResponse, SerializedError } from './protocol';
+import type { OpArgs, OpName, OpRequest, OpResponse, OpResult } from './ops-protocol';
+import type { SerializedError } from './protocol';
+import { revive } from './serialize';
 
 export class WorkerError extends Error {}
+
+/** A worker's refusal or bad input, with the snapshot it had read (a refusal still has an index to show). */
+export class OpFailed extends Error {
+  constructor(readonly error: SerializedError) {
+    super(error.message);
+  }
+}
 
 const RUN_TIMEOUT_MS = 120_000;
 /** An idle worker (and its ~150 MB of tokenizer tables) is let go after this long; the next run starts a new one. */
 const IDLE_MS = 5 * 60_000;
 
-/** Rebuild the core's error classes on this side of the thread. */
-export function revive(e: SerializedError): Error {
-  if (e.name === 'ContextBudgetExceeded') return new ContextBudgetExceeded(e.maxInput ?? 0, e.mandatoryTokens ?? 0, e.blocks ?? []);
-  if (e.name === 'InputError') return new InputError(e.message, e.file, e.line, e.column);
-  const err = new Error(e.message);
-  err.name = e.name;
-  return err;
-}
-
-/** One long-lived worker; requests are answered in order. A crashed worker is replaced on the next request. */
+/**
+ * One long-lived worker that runs the chain for the extension host: requests are answered in order, by name
+ * (ops-protocol.ts). A crashed worker is replaced on the next request.
+ */
 export class AssemblyWorker {
   private worker: Worker | undefined;
   private next = 1;
-  private readonly waiting = new Map<number, { resolve: (r: AssembleResponse) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (r: OpResponse) => void; reject: (e: Error) => void }>();
   private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly script: string) {}
 
-  run(request: Omit<AssembleRequest, 'id'>, timeoutMs = RUN_TIMEOUT_MS): Promise<AssembleResponse> {
+  /** Run `op` in the worker; its refusal or error comes back as OpFailed with the serialized error. */
+  async call<K extends OpName>(op: K, args: OpArgs<K>, timeoutMs = RUN_TIMEOUT_MS): Promise<OpResult<K>> {
+    const res = await this.post({ op, args } as Omit<OpRequest<K>, 'id'>, timeoutMs);
+    if (!res.ok) throw new OpFailed(res.error);
+    return res.value as OpResult<K>;
+  }
+
+  /** As `call`, with the core's own error (InputError, ContextBudgetExceeded, …) thrown for a failure. */
+  async run<K extends OpName>(op: K, args: OpArgs<K>, timeoutMs = RUN_TIMEOUT_MS): Promise<OpResult<K>> {
+    try {
+      return await this.call(op, args, timeoutMs);
+    } catch (e) {
+      throw e instanceof OpFailed ? revive(e.error) : e;
+    }
+  }
+
+  private post(request: Omit<OpRequest, 'id'>, timeoutMs: number): Promise<OpResponse> {
     if (this.idle) clearTimeout(this.idle);
     const worker = this.ensure();
     const id = this.next++;
@@ -37,16 +55,11 @@ export class AssemblyWorker {
         reject(new WorkerError(`assembling took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`));
         void worker.terminate();
       }, timeoutMs);
-      this.waiting.set(id, {
-        resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
+      const settle = <T>(f: (v: T) => void) => (v: T) => {
+        clearTimeout(timer);
+        f(v);
+      };
+      this.waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
       worker.postMessage({ ...request, id });
     });
   }
@@ -54,7 +67,7 @@ export class AssemblyWorker {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.script);
-    worker.on('message', (res: AssembleResponse) => {
+    worker.on('message', (res: OpResponse) => {
       this.waiting.get(res.id)?.resolve(res);
       this.waiting.delete(res.id);
       if (this.waiting.size === 0) {

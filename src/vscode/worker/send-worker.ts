@@ -1,56 +1,101 @@
 /**
- * Sends with the HTTP providers (OpenAI-compatible, Anthropic) off the extension host's thread: the send loop
- * rebuilds and counts the request every step, which must not freeze the editor. One worker per send; no `vscode`.
+ * Sends off the extension host's thread: the send loop rebuilds and counts the request every step, which must not
+ * freeze the editor. HTTP providers (OpenAI-compatible, Anthropic) run here whole; vscode.lm through RemoteProvider,
+ * which asks the host for each model call. One worker per send; no `vscode`.
  */
 import { parentPort } from 'node:worker_threads';
 import { AnthropicProvider } from '../../core/providers/anthropic';
 import { OpenAIProvider } from '../../core/providers/openai';
+import type { Provider } from '../../core/providers/provider';
+import { writeRecord } from '../../core/report/record';
 import { sendLoop } from '../../core/send/loop';
 import { workspaceSummaries } from '../../core/session/summary-store';
-import { loadSnapshot } from '../../core/sources/snapshot';
-import type { SendWorkerIn, SendWorkerOut } from './protocol';
+import { appendSessionEvents } from '../../core/session/file';
+import { runCompare } from './compare-run';
+import { ensureSessionStore, exchangeEvents } from './exchange';
+import { load, resultOf } from './load';
+import type { HttpProviderSpec, SendWorkerIn, SendWorkerOut } from './protocol';
+import { RemoteProvider } from './remote-provider';
+import { sentSources } from './render-context';
+import { serialize } from './serialize';
 
 const controllers = new Map<number, AbortController>();
+const remotes = new Map<number, RemoteProvider>();
 const post = (m: SendWorkerOut) => parentPort?.postMessage(m);
 
-parentPort?.on('message', async (m: SendWorkerIn) => {
-  if (m.type === 'cancel') {
-    controllers.get(m.id)?.abort();
-    return;
+function httpProvider(p: HttpProviderSpec): Provider {
+  const options = { apiKey: p.apiKey, baseUrl: p.baseUrl };
+  return p.id === 'anthropic' ? new AnthropicProvider(options) : new OpenAIProvider(options);
+}
+
+function providerOf(m: Extract<SendWorkerIn, { type: 'send' }>): Provider {
+  const p = m.provider;
+  if (p.id !== 'vscode-lm') return httpProvider(p);
+  const remote = new RemoteProvider(m.id, p.endpoint, p.maxInputTokens, post);
+  remotes.set(m.id, remote);
+  return remote;
+}
+
+/** Compare Policies with sends (Send Variants): each variant once with the HTTP provider. */
+async function compareVariants(m: Extract<SendWorkerIn, { type: 'compare' }>): Promise<void> {
+  const spec = m.input.provider;
+  try {
+    post({ type: 'compared', id: m.id, result: await runCompare(m.input, spec && (() => httpProvider(spec))) });
+  } catch (e) {
+    post({ type: 'compared', id: m.id, error: serialize(e) });
   }
+}
+
+async function send(m: Extract<SendWorkerIn, { type: 'send' }>): Promise<void> {
   const controller = new AbortController();
   controllers.set(m.id, controller);
   try {
-    const snapshot = loadSnapshot(m.snapshot);
-    const options = { apiKey: m.provider.apiKey, baseUrl: m.provider.baseUrl };
-    const provider = m.provider.id === 'anthropic' ? new AnthropicProvider(options) : new OpenAIProvider(options);
+    const snapshot = load(m.snapshot, m.patch);
     const outcome = await sendLoop(snapshot, {
-      provider,
+      provider: providerOf(m),
       model: m.model,
       encoding: m.encoding,
-      summaries: workspaceSummaries(snapshot.root, m.snapshot.sessionFile),
+      summaries: m.patch ? undefined : workspaceSummaries(snapshot.root, m.snapshot.sessionFile),
       sessionStore: m.sessionStore,
       signal: controller.signal,
       onText: (text) => post({ type: 'text', id: m.id, text }),
       onNotice: (message) => post({ type: 'notice', id: m.id, message }),
+      onStep: (s) => s.toolCalls.length && post({ type: 'progress', id: m.id, message: `Running ${s.toolCalls.map((c) => c.name).join(', ')}…` }),
     });
+    const last = outcome.steps.at(-1);
+    if (m.recordDir) writeRecord(m.recordDir, { request: last?.sent, manifest: outcome.manifest, trace: outcome.trace });
+    if (m.record && !outcome.error) {
+      ensureSessionStore(m.record.store, m.record.seed);
+      appendSessionEvents(m.record.store, exchangeEvents(snapshot.task.text, outcome, new Date()));
+    }
     post({
       type: 'done',
       id: m.id,
       result: {
         steps: outcome.steps.length,
         stopped: outcome.stopped,
-        sent: outcome.steps.at(-1)?.sent,
+        sent: last?.sent,
         manifest: outcome.manifest,
         trace: outcome.trace,
-        error: outcome.error ? { name: outcome.error.name, message: outcome.error.message } : undefined,
+        error: outcome.error ? serialize(outcome.error) : undefined,
         answer: outcome.answer,
         events: outcome.events,
+        last: last && outcome.manifest ? resultOf({ ...last.assembly, manifest: outcome.manifest, trace: outcome.trace }, snapshot) : undefined,
+        references: sentSources(outcome.steps.flatMap((s) => [...s.manifest.selected, ...s.manifest.trimmed]), snapshot.files),
+        providerCount: outcome.manifest?.send?.provider_count,
       },
     });
   } catch (e) {
-    post({ type: 'done', id: m.id, result: { steps: 0, stopped: 'error', trace: '', error: { name: (e as Error).name, message: (e as Error).message }, answer: '', events: [] } });
+    post({ type: 'done', id: m.id, result: { steps: 0, stopped: 'error', trace: '', error: serialize(e), answer: '', events: [] } });
   } finally {
     controllers.delete(m.id);
+    remotes.delete(m.id);
   }
+}
+
+parentPort?.on('message', (m: SendWorkerIn) => {
+  if (m.type === 'cancel') controllers.get(m.id)?.abort();
+  else if (m.type === 'lm-text' || m.type === 'lm-done') remotes.get(m.id)?.receive(m);
+  else if (m.type === 'compare') void compareVariants(m);
+  else void send(m);
 });

@@ -72,14 +72,14 @@ describe('red team: documents (front matter is data)', () => {
     fs.writeFileSync(path.join(root, 'task.md'), payloads(path.join(root, 'PWNED-worker-task')).js);
     const worker = new Worker(path.join(REPO, 'dist', 'assemble-worker.js'));
     try {
-      const res = await new Promise<{ ok: boolean; snapshot?: { warnings: { source: string; line?: number; message: string }[] } }>((resolve, reject) => {
+      const res = await new Promise<{ ok: boolean; value?: { snapshot: { warnings: { source: string; line?: number; message: string }[] } } }>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
-        worker.postMessage({ id: 1, snapshot: { root, task: path.join(root, 'task.md'), policy: defaultPolicy() }, options: {} });
+        worker.postMessage({ id: 1, op: 'assemble', args: { snapshot: { root, task: path.join(root, 'task.md'), policy: defaultPolicy() }, options: {} } });
       });
       assert.equal(res.ok, true);
       assert.deepEqual(
-        res.snapshot?.warnings.map((w) => `${w.source}:${w.line}: ${w.message}`),
+        res.value?.snapshot.warnings.map((w) => `${w.source}:${w.line}: ${w.message}`),
         [warned('task.md', 'js'), ...[...docs].sort().map((l) => warned(`docs/${l}.md`, l))],
       );
     } finally {

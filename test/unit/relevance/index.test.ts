@@ -19,6 +19,19 @@ describe('the relevance index', () => {
     assert.ok(hits.get('a.md')!.score > hits.get('b.md')!.score);
   });
 
+  it('a kept index scores exactly like a fresh one after an edit and a delete (the editor and a send rank alike)', () => {
+    const docs = [doc('a.md', 'Payment retries', 'retry payment timeout gateway'), doc('b.md', 'Runbook', 'payment rollback steps'), doc('c.md', 'Ledger', 'ledger entries')];
+    const kept = new RelevanceIndex(docs);
+    kept.upsert(doc('b.md', 'Runbook', 'payment rollback steps UNSAVED timeout timeout'));
+    kept.upsert(doc('b.md', 'Runbook', 'payment rollback steps'));
+    kept.upsert(doc('d.md', 'Scratch', 'payment timeout'));
+    kept.remove('d.md');
+    const fresh = new RelevanceIndex(docs);
+    const words = ['payment', 'timeout', 'rollback'];
+    assert.deepEqual([...kept.match(words)].sort(), [...fresh.match(words)].sort());
+    assert.equal(kept.size, 3);
+  });
+
   it('is updated file by file: upsert replaces, an unchanged upsert is a no-op, remove and retain drop', () => {
     const index = new RelevanceIndex([doc('a.md', 'Redis locks', 'lock carts'), doc('b.md', 'Kafka', 'events')]);
     assert.equal(index.size, 2);

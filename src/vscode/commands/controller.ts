@@ -1,0 +1,166 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { num } from '../../core/report/trace';
+import type { AssemblyService } from '../assembly';
+import { Disposable } from '../disposable';
+import type { HostMessage } from '../protocol';
+import { showProviderError } from '../provider-toast';
+import { sendRequest } from '../send';
+import type { Settings } from '../settings';
+import type { AssemblyState, Change } from '../state';
+import type { PanelController } from '../views/panel';
+
+/**
+ * What the panel and the commands act through: preview, send, cancel, the task, the last request. It knows no view:
+ * what a view should show goes out through `onDidPost` and `onDidShow`, and the panel listens.
+ */
+export class HostController extends Disposable implements PanelController {
+  private readonly posts = this._register(new vscode.EventEmitter<HostMessage>());
+  private readonly shows = this._register(new vscode.EventEmitter<AssemblyState>());
+  readonly onDidPost = this.posts.event;
+  readonly onDidShow = this.shows.event;
+  readonly onDidChange: vscode.Event<Change>;
+  private inFlight: vscode.CancellationTokenSource | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly service: AssemblyService,
+  ) {
+    super();
+    this.onDidChange = service.host.onDidChange;
+  }
+
+  get root(): string | undefined {
+    return this.service.host.root;
+  }
+
+  get actionTarget() {
+    return this.service;
+  }
+
+  current(): AssemblyState {
+    return this.service.host.result;
+  }
+
+  settings(): Settings {
+    return this.service.host.settings;
+  }
+
+  post(message: HostMessage): void {
+    this.posts.fire(message);
+  }
+
+  /** Show another assembly (a chat request's) in the panel until its own next run. */
+  show(state: AssemblyState): void {
+    this.shows.fire(state);
+  }
+
+  taskText(): string {
+    return this.service.host.task ?? '';
+  }
+
+  async setTask(text: string): Promise<void> {
+    await this.service.host.setTask(text);
+  }
+
+  async preview(text?: string): Promise<void> {
+    await this.assemble(text);
+  }
+
+  /** Assemble now, with `text` as the task when given. */
+  async assemble(text?: string): Promise<AssemblyState> {
+    if (text !== undefined) await this.service.host.setTask(text);
+    this.post({ type: 'busy', busy: true });
+    return this.service.run();
+  }
+
+  cancel(): void {
+    this.inFlight?.cancel();
+  }
+
+  async send(text?: string): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Context Control: sending needs a trusted workspace. Preview works in restricted mode.', 'Manage Workspace Trust').then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
+      this.post({ type: 'sendDone', error: 'Sending needs a trusted workspace.' });
+      return;
+    }
+    const state = await this.assemble(text);
+    if (state.kind !== 'ok') {
+      const why = state.kind === 'refused' ? state.error.message : state.kind === 'error' ? state.error.message : state.reason;
+      this.post({ type: 'sendDone', error: `Not sent: ${why}` });
+      void vscode.window.showErrorMessage(`Context Control: not sent. ${why.split('\n')[0]}`);
+      return;
+    }
+    this.inFlight?.cancel();
+    const cts = (this.inFlight = new vscode.CancellationTokenSource());
+    const settings = state.settings;
+    this.post({ type: 'sendStarted', provider: settings.provider, model: settings.model });
+    try {
+      const note = await sendRequest({
+        state,
+        settings,
+        snapshot: this.service.host.requestInputs(settings),
+        sendWorkerScript: vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'send-worker.js').fsPath,
+        sessionStore: this.service.host.sessionStore,
+        secrets: this.context.secrets,
+        // Sends keep their own record: the next preview does not overwrite it.
+        outputDir: path.join(this.service.host.storageDir, 'send'),
+        token: cts.token,
+        onText: (t) => this.post({ type: 'sendDelta', text: t }),
+      });
+      this.post({ type: 'sendDone', note });
+    } catch (e) {
+      this.post({ type: 'sendDone', error: showProviderError(e) });
+    } finally {
+      if (this.inFlight === cts) this.inFlight = undefined;
+      cts.dispose();
+    }
+  }
+
+  private lastRequest(): string | undefined {
+    const s = this.current();
+    return s.kind === 'ok' ? s.assembly.serialized : undefined;
+  }
+
+  async copyRequest(): Promise<void> {
+    const r = this.lastRequest();
+    if (!r) return;
+    await vscode.env.clipboard.writeText(r);
+    void vscode.window.showInformationMessage(`Context Control: request copied (${num(Buffer.byteLength(r))} bytes).`);
+  }
+
+  async exportRequest(): Promise<void> {
+    const r = this.lastRequest();
+    if (!r) return;
+    const root = this.root;
+    const target = await vscode.window.showSaveDialog({ defaultUri: root ? vscode.Uri.file(path.join(root, 'request.json')) : undefined, filters: { JSON: ['json'] } });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, Buffer.from(r));
+    void vscode.window.showInformationMessage(`Context Control: request exported to ${target.fsPath}.`);
+  }
+
+  /** Open a workspace file (or one of this extension's records) at a line; nothing outside them opens from a click. */
+  async openSource(source: string, line?: number): Promise<void> {
+    const root = this.root;
+    if (!root) return;
+    const file = path.resolve(root, source.replace(/#.*$/, ''));
+    const inside = (dir: string) => file === dir || file.startsWith(dir + path.sep);
+    if (!inside(path.resolve(root)) && !inside(path.resolve(this.service.host.storageDir))) {
+      void vscode.window.showWarningMessage(`Context Control: "${source}" is outside the workspace; not opened.`);
+      return;
+    }
+    if (!fs.existsSync(file)) {
+      void vscode.window.showInformationMessage(`Context Control: "${source}" is not a workspace file.`);
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+  }
+
+  async policies(): Promise<string[]> {
+    const found = await vscode.workspace.findFiles('**/.context/*.{yaml,yml}', '**/node_modules/**', 20);
+    return found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f)).sort();
+  }
+}

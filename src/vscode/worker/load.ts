@@ -1,0 +1,58 @@
+/** Worker side: a snapshot from the inputs the host sent (no `vscode`; runs in the worker threads). */
+import { assemble, type Assembly } from '../../core/chain/assemble';
+import { orderBlocks, wrap } from '../../core/chain/render';
+import { RelevanceIndex } from '../../core/relevance/index';
+import { writeRecord } from '../../core/report/record';
+import { workspaceSummaries } from '../../core/session/summary-store';
+import { diskReader, overlayReader } from '../../core/sources/reader';
+import { loadSnapshot, type Snapshot } from '../../core/sources/snapshot';
+import { counterFor, encodingForModel, type Tokenizer } from '../../core/tokens';
+import { CHAT_SESSION_SOURCE } from '../chat/history';
+import type { CountWith } from './ops-protocol';
+import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type SnapshotView, type WorkerSnapshot } from './protocol';
+
+/**
+ * Load the snapshot, reading unsaved buffers before the disk. With a chat patch, the prompt is the task as literal
+ * text (a prompt, from a person or a model, cannot make the chain read a file) and the chat's history is the session.
+ */
+export function load(input: WorkerSnapshot, patch?: ChatPatch): Snapshot {
+  const { buffers, ...options } = input;
+  const reader = buffers?.length ? overlayReader(diskReader(options.root), buffers) : undefined;
+  const loaded = loadSnapshot({ ...options, reader, ...(patch ? { task: patch.task, sessionFile: undefined } : {}) });
+  if (!patch) return loaded;
+  const literal = loaded.task.source === 'task' ? loaded.task : { text: patch.task, source: 'task', files: [] };
+  return { ...loaded, task: literal, session: patch.session, sessionSource: patch.session.length ? CHAT_SESSION_SOURCE : undefined };
+}
+
+export function tokenizerOf(w: CountWith): Tokenizer {
+  return counterFor(encodingForModel(w.model, w.encoding).encoding);
+}
+
+/** Each block's wrapped text and the request order, so the host shows blocks without the chain. */
+export function blockView(assembly: Pick<Assembly, 'blocks'>): BlockView {
+  const wrapped: Record<string, string> = {};
+  for (const b of assembly.blocks) wrapped[b.id] = wrap(b);
+  return { wrapped, order: orderBlocks(assembly.blocks).map((b) => b.id) };
+}
+
+export function resultOf(assembly: Assembly, snapshot: Snapshot): { assembly: Assembly; snapshot: SnapshotView; view: BlockView } {
+  return { assembly, snapshot: viewOf(snapshot), view: blockView(assembly) };
+}
+
+/** One full-text index per workspace, kept while the worker lives: each run re-indexes only the files that changed. */
+const indexes = new Map<string, RelevanceIndex>();
+function indexFor(root: string): RelevanceIndex {
+  let index = indexes.get(root);
+  if (!index) indexes.set(root, (index = new RelevanceIndex()));
+  return index;
+}
+
+/** The panel's assembly (and the chat's /preview, with a patch): the same stored summaries the CLI uses. */
+export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s: Snapshot) => void) {
+  const snapshot = load(req.snapshot, req.patch);
+  onSnapshot(snapshot);
+  const summaries = req.patch ? undefined : workspaceSummaries(snapshot.root, req.snapshot.sessionFile);
+  const assembly = assemble(snapshot, { ...req.options, summaries, relevanceIndex: indexFor(snapshot.root) });
+  if (req.recordDir) writeRecord(req.recordDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
+  return resultOf(assembly, snapshot);
+}

@@ -1,0 +1,68 @@
+/** Worker side: the operations the extension host asks for by name (ops-protocol.ts). No `vscode`. */
+import * as path from 'node:path';
+import { assemble } from '../../core/chain/assemble';
+import { collect } from '../../core/chain/collect';
+import { casePassed, runCase } from '../../core/compare/check-run';
+import { readDocument, workspacePath } from '../../core/disclose';
+import { ContextBudgetExceeded } from '../../core/errors';
+import { withMaxInput } from '../../core/policy';
+import { inspectOffloaded, searchWorkspace } from '../../core/send/tools';
+import { previewCompaction } from '../../core/session/compaction';
+import { constraintsFrom } from '../../core/session/constraints';
+import { workspaceSummaries } from '../../core/session/summary-store';
+import { diskReader } from '../../core/sources/reader';
+import type { Snapshot } from '../../core/sources/snapshot';
+import { CHAT_SESSION_SOURCE } from '../chat/history';
+import { runCompare } from './compare-run';
+import { renderContext } from './render-context';
+import { assembleRequest, load, tokenizerOf } from './load';
+import type { OpArgs, OpName, OpResult } from './ops-protocol';
+
+type Handlers = { [K in OpName]: (args: OpArgs<K>, onSnapshot: (s: Snapshot) => void) => OpResult<K> | Promise<OpResult<K>> };
+
+export const handlers: Handlers = {
+  assemble: (args, onSnapshot) => assembleRequest(args, onSnapshot),
+  renderContext: (a) => {
+    const snapshot = load(a.snapshot, a.patch);
+    try {
+      const assembly = assemble({ ...snapshot, policy: withMaxInput(snapshot.policy, a.maxInput) }, { model: a.model, encoding: a.encoding, shape: 'vscode-lm', tokenizer: tokenizerOf(a) });
+      return { text: renderContext(assembly.blocks, assembly.manifest) };
+    } catch (e) {
+      if (!(e instanceof ContextBudgetExceeded)) throw e;
+      return { refused: { sources: e.blocks.map((b) => b.source), mandatoryTokens: e.mandatoryTokens, maxInput: e.maxInput } };
+    }
+  },
+  readDocument: (a) => {
+    const result = readDocument(load(a.snapshot), a.input, { tokenizer: tokenizerOf(a), maxTokens: a.maxTokens });
+    const where = result.block ? `${result.block.source}${result.block.meta.heading ? `, section "${result.block.meta.heading}"` : ''}\n\n` : '';
+    return { text: `${where}${result.text}`, found: !!result.block };
+  },
+  searchWorkspace: (a) => ({ text: searchWorkspace(load(a.snapshot), a.query).text }),
+  inspectOffloaded: (a) => {
+    const snapshot = load(a.snapshot);
+    const ctx = { snapshot, tokenizer: tokenizerOf(a), offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) };
+    return { text: inspectOffloaded(ctx, a.path, a.op, a.pattern, a.lines).text };
+  },
+  count: (a) => tokenizerOf(a).count(a.text),
+  workspaceFile: (a) => {
+    const rel = workspacePath(a.root, a.path.replace(/#.*$/, ''));
+    return { rel, size: rel === undefined ? undefined : diskReader(a.root).stat(rel)?.size };
+  },
+  compactPreview: (a) => {
+    const snapshot = load(a.snapshot, a.patch);
+    return previewCompaction({
+      events: a.patch.session,
+      source: CHAT_SESSION_SOURCE,
+      policy: snapshot.policy,
+      records: [],
+      constraints: constraintsFrom(collect(snapshot).value.blocks),
+      knownSources: snapshot.files.map((f) => f.path),
+      tokenizer: tokenizerOf(a),
+    });
+  },
+  compare: (a) => runCompare(a),
+  runCase: async (a) => {
+    const result = await runCase(a.case, { ...a.options, summaries: workspaceSummaries(a.options.root) });
+    return { ...result, passed: casePassed(result) };
+  },
+};

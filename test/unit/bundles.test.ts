@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO } from './helpers';
+
+/** What scripts/build.mjs recorded of a bundle: its inputs (esbuild metafile) and its size on disk. */
+function bundle(name: string): { inputs: string[]; bytes: number } {
+  const meta = JSON.parse(fs.readFileSync(path.join(REPO, 'out', 'bundles', `${name}.meta.json`), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown>; bytes: number }> };
+  const out = meta.outputs[`dist/${name}.js`];
+  assert.ok(out, `the metafile of ${name} describes dist/${name}.js`);
+  return { inputs: Object.keys(out.inputs), bytes: fs.statSync(path.join(REPO, 'dist', `${name}.js`)).size };
+}
+
+/** Inputs no bundle loaded by the extension host at activation may hold: rank tables, provider SDKs, the chain. */
+const HEAVY = [/js-tiktoken\/.*ranks/, /node_modules\/openai\//, /node_modules\/@anthropic-ai\/sdk\//, /^src\/core\/chain\//, /^src\/core\/tokens\.ts$/];
+
+describe('bundles (issue 18: a small, lazy extension)', () => {
+  it('dist/extension.js is at most 1 MB', () => {
+    const { bytes } = bundle('extension');
+    assert.ok(bytes <= 1024 * 1024, `dist/extension.js is ${bytes} bytes`);
+  });
+
+  it('dist/extension.js holds no rank table, no provider SDK, no chain and no tokenizer', () => {
+    const { inputs } = bundle('extension');
+    assert.ok(inputs.includes('src/vscode/extension.ts'), 'the metafile lists the entry');
+    assert.deepEqual(inputs.filter((f) => HEAVY.some((re) => re.test(f))), []);
+  });
+
+  it('the rank tables are in no bundle: each is required from dist/ranks when first counted', () => {
+    for (const name of ['extension', 'session-host', 'cli', 'assemble-worker', 'send-worker']) {
+      assert.deepEqual(bundle(name).inputs.filter((f) => /js-tiktoken\/.*ranks/.test(f)), [], name);
+    }
+    const worker = fs.readFileSync(path.join(REPO, 'dist', 'assemble-worker.js'), 'utf8');
+    assert.match(worker, /require\("\.\/ranks\/o200k_base\.js"\)/);
+  });
+
+  it('the assemble worker carries no provider SDK: only the send worker and the CLI talk to a model', () => {
+    const sdk = (name: string) => bundle(name).inputs.filter((f) => /node_modules\/(openai|@anthropic-ai\/sdk)\//.test(f)).length;
+    assert.equal(sdk('assemble-worker'), 0);
+    assert.ok(sdk('send-worker') > 0);
+    assert.ok(sdk('cli') > 0);
+  });
+});
