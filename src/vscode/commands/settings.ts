@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { num } from '../../core/report/trace';
 import { secretKey } from '../send';
-import { SECTION } from '../settings';
 import { updateSettings } from '../setting-scope';
 import type { Register } from './register';
 

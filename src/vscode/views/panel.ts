@@ -5,7 +5,7 @@ import { zoneOf } from '../../core/report/manifest';
 import { Disposable } from '../disposable';
 import { isPanelAction, isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
 import { changeProvider, updateSettings } from '../setting-scope';
-import { SECTION, type Settings } from '../settings';
+import type { Settings } from '../settings';
 import type { AssemblyState, Change } from '../state';
 import { statusFor } from './statusBar';
 import { detailsFor, handlePanelAction, type PanelActionTarget } from './panel-actions';
