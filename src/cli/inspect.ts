@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors';
+import { parseCommand } from './args';
 import { inspectFile, type Inspection } from '../core/inspect';
 
 /** `ctxctl inspect`: progressive inspection of an offloaded (or any large) file, streamed. */
@@ -16,13 +16,7 @@ function whole(value: string | boolean | undefined, flag: string, min: number): 
 }
 
 export function inspectCommand(argv: string[], stdout: (s: string) => void): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
+  const { values: v, positionals } = parseCommand('inspect', INSPECT_USAGE, argv, {
         head: { type: 'string' },
         grep: { type: 'string' },
         context: { type: 'string', short: 'C' },
@@ -31,12 +25,7 @@ export function inspectCommand(argv: string[], stdout: (s: string) => void): num
         count: { type: 'boolean' },
         shape: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new InputError(`inspect: ${(e as Error).message} (usage: ${INSPECT_USAGE})`);
-  }
-  const { values: v, positionals } = parsed;
+      });
   if (v.help) {
     stdout(`Usage:\n  ${INSPECT_USAGE}\n`);
     return 0;

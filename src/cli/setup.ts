@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { lineDiff } from '../core/agents/line-diff';
 import { AGENTS, mergeClaudeHook, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
 import { InputError } from '../core/errors';
+import { parseCommand } from './args';
 
 /**
  * `ctxctl setup AGENT`: the MCP server entry (and, for Claude Code and Codex, the SessionStart hook) for one agent.
@@ -40,18 +40,7 @@ function targets(agent: Agent, root: string, launch: Launch, codexConfig: string
 }
 
 export function setupCommand(argv: string[], stdout: (s: string) => void, env: Record<string, string | undefined> = process.env): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { workspace: { type: 'string' }, write: { type: 'boolean' }, command: { type: 'string' }, 'codex-config': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    throw new InputError(`setup: ${(e as Error).message} (usage: ${SETUP_USAGE})`);
-  }
-  const { values: v, positionals } = parsed;
+  const { values: v, positionals } = parseCommand('setup', SETUP_USAGE, argv, { workspace: { type: 'string' }, write: { type: 'boolean' }, command: { type: 'string' }, 'codex-config': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (v.help) {
     stdout(`Usage:\n  ${SETUP_USAGE}\n`);
     return 0;

@@ -2,7 +2,7 @@
  * The Trace tab as a table: the rows of the seed's trace layout, taken from the manifest's decisions (not from the
  * preformatted text), so the panel can wrap them at any width.
  */
-import type { Decision } from '../types';
+import type { Decision, Decisions } from '../types';
 
 export interface TraceRow {
   section: 'Tool output' | 'Session' | 'Documents' | 'Budget ladder';
@@ -14,15 +14,7 @@ export interface TraceRow {
   detail: string;
 }
 
-interface TraceSections {
-  selected: Decision[];
-  rejected: Decision[];
-  trimmed: Decision[];
-  offloaded: Decision[];
-  indexed: Decision[];
-  compacted: Decision[];
-  degraded: Decision[];
-}
+type TraceSections = Omit<Decisions, 'warnings'>;
 
 const DOC_KINDS = new Set(['document', 'decision', 'source_code']);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

@@ -7,8 +7,7 @@ import type {
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ToolCall } from '../chain/render';
-import { ProviderError, safeUrl } from './errors';
-import { Wire, type HttpProviderOptions } from './http';
+import { HttpProvider, type HttpProviderOptions } from './http';
 import { NO_KEY } from './openai';
 import type { PreparedRequest, Provider, ProviderResult, SendOptions, StopReason } from './provider';
 
@@ -21,21 +20,15 @@ export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
 const STOPS: Record<string, StopReason> = { end_turn: 'end', stop_sequence: 'end', tool_use: 'tool_calls', max_tokens: 'max_tokens' };
 
-export class AnthropicProvider implements Provider {
-  readonly id: string;
+export class AnthropicProvider extends HttpProvider implements Provider {
   readonly shape = 'anthropic' as const;
-  readonly streams: boolean;
-  readonly endpoint: string;
 
-  constructor(private readonly options: HttpProviderOptions & { id?: string; stream?: boolean } = {}) {
-    this.id = options.id ?? 'anthropic';
-    this.streams = options.stream ?? true;
-    this.endpoint = safeUrl(options.baseUrl ?? ANTHROPIC_BASE_URL);
+  constructor(options: HttpProviderOptions & { id?: string; stream?: boolean } = {}) {
+    super(options, 'anthropic', ANTHROPIC_BASE_URL);
   }
 
   async send(request: PreparedRequest, options: SendOptions): Promise<ProviderResult> {
-    if (request.shape !== this.shape) throw new ProviderError(this.id, 'bad_request', `${this.id}: the request was built in the ${request.shape} shape, not anthropic`);
-    const wire = new Wire(this.id, this.endpoint, request.serialized, this.options, options.signal);
+    const wire = this.wireFor(request, options.signal);
     const client = new Anthropic({
       apiKey: this.options.apiKey || NO_KEY,
       // The messages API documents `x-api-key`; this SDK release sends the key as a Bearer token, so name it too.

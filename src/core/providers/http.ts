@@ -122,3 +122,27 @@ function causes(e: unknown): string[] {
   for (let c = e, depth = 0; c instanceof Error && depth < 4; c = c.cause, depth++) if (c.message) out.push(c.message);
   return out;
 }
+
+/** What the HTTP providers share: identity, streaming, a safe endpoint, and the check that a request is in their shape. */
+export abstract class HttpProvider {
+  readonly id: string;
+  abstract readonly shape: 'openai' | 'anthropic';
+  readonly streams: boolean;
+  readonly endpoint: string;
+
+  constructor(
+    protected readonly options: HttpProviderOptions & { id?: string; stream?: boolean },
+    defaultId: string,
+    defaultBaseUrl: string,
+  ) {
+    this.id = options.id ?? defaultId;
+    this.streams = options.stream ?? true;
+    this.endpoint = safeUrl(options.baseUrl ?? defaultBaseUrl);
+  }
+
+  /** The recording wire for one request, after checking the request was built in this provider's shape. */
+  protected wireFor(request: { shape: string; serialized: string }, signal?: AbortSignal): Wire {
+    if (request.shape !== this.shape) throw new ProviderError(this.id, 'bad_request', `${this.id}: the request was built in the ${request.shape} shape, not ${this.shape}`);
+    return new Wire(this.id, this.endpoint, request.serialized, this.options, signal);
+  }
+}

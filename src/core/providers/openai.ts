@@ -7,8 +7,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../chain/render';
-import { ProviderError, safeUrl } from './errors';
-import { Wire, type HttpProviderOptions } from './http';
+import { HttpProvider, type HttpProviderOptions } from './http';
 import type { PreparedRequest, Provider, ProviderResult, SendOptions, StopReason } from './provider';
 
 /**
@@ -23,21 +22,15 @@ export const NO_KEY = 'no-key';
 
 const STOPS: Record<string, StopReason> = { stop: 'end', tool_calls: 'tool_calls', function_call: 'tool_calls', length: 'max_tokens' };
 
-export class OpenAIProvider implements Provider {
-  readonly id: string;
+export class OpenAIProvider extends HttpProvider implements Provider {
   readonly shape = 'openai' as const;
-  readonly streams: boolean;
-  readonly endpoint: string;
 
-  constructor(private readonly options: HttpProviderOptions & { id?: string; stream?: boolean } = {}) {
-    this.id = options.id ?? 'openai';
-    this.streams = options.stream ?? true;
-    this.endpoint = safeUrl(options.baseUrl ?? OPENAI_BASE_URL);
+  constructor(options: HttpProviderOptions & { id?: string; stream?: boolean } = {}) {
+    super(options, 'openai', OPENAI_BASE_URL);
   }
 
   async send(request: PreparedRequest, options: SendOptions): Promise<ProviderResult> {
-    if (request.shape !== this.shape) throw new ProviderError(this.id, 'bad_request', `${this.id}: the request was built in the ${request.shape} shape, not openai`);
-    const wire = new Wire(this.id, this.endpoint, request.serialized, this.options, options.signal);
+    const wire = this.wireFor(request, options.signal);
     const client = new OpenAI({
       apiKey: this.options.apiKey || NO_KEY,
       baseURL: this.options.baseUrl ?? OPENAI_BASE_URL,

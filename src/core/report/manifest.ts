@@ -3,7 +3,7 @@ import type { SessionReport } from '../session/report';
 import { PLACEHOLDER_RE, redactDeep } from '../redact/apply';
 import type { Snapshot } from '../sources/snapshot';
 import type { TaskSignals } from '../task/analyze';
-import type { Block, Decision, Decisions, Warning } from '../types';
+import type { Block, Decision, Decisions } from '../types';
 import type { CacheReport } from '../chain/request-count';
 import { evidenceLeftOut } from '../chain/trim-share';
 import { deriveSections } from './derive';
@@ -23,7 +23,8 @@ export interface Budget {
   free: number;
 }
 
-export interface Manifest {
+/** The decision sections, as every stage's decisions merged and derived from the request sent. */
+export interface Manifest extends Decisions {
   version: 1;
   created_at: string;
   task: { source: string; component?: string; components?: { name: string; from: string }[]; signals?: TaskSignals; changed?: string[] };
@@ -38,15 +39,7 @@ export interface Manifest {
   zones: Record<string, number>;
   /** The stable prefix (tools, system text, rules, pins, session summary) a provider can cache. */
   cache?: CacheReport;
-  selected: Decision[];
-  rejected: Decision[];
-  trimmed: Decision[];
-  offloaded: Decision[];
-  indexed: Decision[];
-  compacted: Decision[];
   session: SessionReport;
-  degraded: Decision[];
-  warnings: Warning[];
   /** Every secret kept out of the request: where it was (never what), and the rule that matched. */
   redactions: RedactionEntry[];
 }
