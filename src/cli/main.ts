@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { assemble } from '../core/chain/assemble';
@@ -89,6 +90,15 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
   return n;
 }
 
+/** The stable prefix's hash in the manifest a previous run left in the --out folder, so the trace says whether it changed. */
+function previousPrefix(out: string): string | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')) as { cache?: { prefix_hash?: string } }).cache?.prefix_hash;
+  } catch {
+    return undefined;
+  }
+}
+
 function preview(argv: string[], stdout: (s: string) => void): number {
   const v = parse(argv, PREVIEW_OPTIONS);
   if (v.help) {
@@ -103,7 +113,8 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const policy = resolvePolicy(loadPolicy(root, v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
-  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries });
+  const previousPrefixHash = typeof v.out === 'string' ? previousPrefix(v.out) : undefined;
+  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries, previousPrefixHash });
   if (typeof v.out === 'string') {
     writeRecord(v.out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   }

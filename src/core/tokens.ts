@@ -67,13 +67,7 @@ export function encodingForModel(model: string | undefined, override?: string): 
 }
 
 /** A cheap upper-leaning estimate for text that will not be sent whole: about 4 characters per token. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 3.6);
-}
-
-export function estimateTokensFromBytes(bytes: number): number {
-  return Math.ceil(bytes / 3.6);
-}
+export { estimateTokens, estimateTokensFromBytes } from './estimate';
 
 export function contentHash(text: string): string {
   return createHash('sha1').update(text).digest('hex');

@@ -113,7 +113,9 @@ export class AssemblyService extends Disposable {
       try {
         const snapshot = this.host.requestInputs(settings);
         policy = snapshot.policy;
-        const options = { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings), sessionStore: this.host.sessionStore.ref() };
+        const last = this.host.result;
+        const previousPrefixHash = last.kind === 'ok' ? last.assembly.manifest.cache?.prefix_hash : undefined;
+        const options = { model: settings.model, encoding: settings.encoding, shape: shapeFor(settings), sessionStore: this.host.sessionStore.ref(), previousPrefixHash };
         const res = await this.worker.call('assemble', { snapshot, options, recordDir: this.host.storageDir });
         state = { kind: 'ok', ...res, settings, at };
       } catch (e) {

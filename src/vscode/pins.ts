@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isSecretPath } from '../core/redact/files';
-import { estimateTokens, estimateTokensFromBytes } from '../core/tokens';
+import { estimateTokens, estimateTokensFromBytes } from '../core/estimate';
 import { InputError } from '../core/errors';
 import { loadPins, PINS_FILE, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';

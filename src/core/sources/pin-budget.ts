@@ -1,5 +1,5 @@
 import { formatNumber, formatTokens } from '../format';
-import { estimateTokensFromBytes } from '../tokens';
+import { estimateTokensFromBytes } from '../estimate';
 
 /** What the editor asks before pinning a whole file: the estimate (from its size, nothing read) against the free room. */
 export interface PinSizeVerdict {

@@ -7,7 +7,6 @@ import type { SessionEvent, Warning } from '../types';
 import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
-import { parseFrontMatter, stringList, stringValue } from './frontmatter';
 import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
 import { offloadLocation } from '../offload/location';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
@@ -18,12 +17,15 @@ import { mergeOverrides, overrideFor, readOverridesFile, OVERRIDES_FILE, type Ov
 import { withoutSecrets } from '../redact/apply';
 import { readSessionChecked } from '../session/file';
 import type { WorkspaceReader } from './reader';
+import { displayPath, loadTask, type Task } from './task-file';
+
+export { displayPath, leadingLines, loadTask, type Task } from './task-file';
 import { packagesOf } from './packages';
 import { resolveSupersession } from './supersession';
-import { analyzeTask, wordsOf, type TaskSignals } from '../task/analyze';
+import { analyzeTask, wordsOf } from '../task/analyze';
 import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
 import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
-import { componentsOf, taskComponents, type PackageDir, type TaskComponent } from '../relevance/components';
+import { componentsOf, taskComponents, type PackageDir } from '../relevance/components';
 
 /** Everything the chain reads from the workspace for one call, loaded once; the stages after this are pure. */
 export interface Snapshot {
@@ -50,24 +52,6 @@ export interface Snapshot {
   changes?: { workingTree: string[]; commits: CommitChange[] };
   /** The user's include / exclude overrides (`.context/overrides.json`, then the call's own). */
   overrides?: Overrides;
-}
-
-export interface Task {
-  text: string;
-  /** The line of the task file where `text` starts (for the manifest's redaction lines). */
-  firstLine?: number;
-  /** Workspace-relative path of the task file, or `task` for literal text. */
-  source: string;
-  component?: string;
-  files: string[];
-  /** What reading the task file found (front matter that is not YAML): reported, never run. */
-  warnings?: Warning[];
-  /** What the task says (paths, identifiers, codes, quoted messages, ADR references, words): see task/analyze.ts. */
-  signals?: TaskSignals;
-  /** The editor's context: the active file and the open editors (workspace-relative). */
-  editor?: { activeFile?: string; openFiles: string[] };
-  /** The components the task is about: declared, named in its text, or holding a file it names (relevance/components.ts). */
-  components?: TaskComponent[];
 }
 
 /** A pinned block: the shape `.context/pins.json` stores (sources/pins.ts). */
@@ -143,47 +127,6 @@ export function policyFileWarnings(root: string): Warning[] {
   } catch {
     return [];
   }
-}
-
-export function displayPath(root: string, abs: string): string {
-  const rel = path.relative(root, abs);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
-}
-
-/** How many lines `text.trim()` drops at the start. */
-export function leadingLines(text: string): number {
-  return (text.slice(0, text.length - text.trimStart().length).match(/\n/g) ?? []).length;
-}
-
-export function loadTask(root: string, task: string, cwd = process.cwd()): Task {
-  const candidate = path.resolve(cwd, task);
-  let isFile = false;
-  try {
-    isFile = task.length < 4096 && fs.statSync(candidate).isFile();
-  } catch {
-    isFile = false;
-  }
-  if (!isFile) {
-    // Pasted text that is a whole task file (front matter included) reads exactly as the file would.
-    if (!/^\uFEFF?---\r?\n/.test(task)) return { text: task, source: 'task', files: [] };
-    return { ...fromTaskFile(task, 'task'), source: 'task' };
-  }
-  const source = displayPath(root, candidate);
-  return fromTaskFile(fs.readFileSync(candidate, 'utf8'), source);
-}
-
-function fromTaskFile(text: string, source: string): Task {
-  const { data, body, bodyLine, warning } = parseFrontMatter(text, source);
-  const heading = stringValue(data.title);
-  const prepended = Boolean(heading && !body.includes(heading));
-  return {
-    text: prepended ? `# ${heading}\n\n${body.trim()}` : body.trim(),
-    firstLine: bodyLine + leadingLines(body) - (prepended ? 2 : 0),
-    source,
-    component: stringValue(data.component),
-    files: stringList(data.files) ?? [],
-    ...(warning ? { warnings: [{ source, line: warning.line, message: warning.message }] } : {}),
-  };
 }
 
 /** The validated pins of `.context/pins.json` (texts as stored; whole-file pins are read by `resolvePinFiles`). */

@@ -5,7 +5,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { wrap } from '../../core/chain/render';
 import { formatNumber } from '../../core/format';
 import { envelopeParts } from '../../core/panel/envelope';
 import { notSentOf } from '../../core/panel/not-sent';
@@ -93,12 +92,12 @@ async function override(service: PanelActionTarget, action: 'include' | 'exclude
   await service.run();
 }
 
-/** What Copy puts on the clipboard: a sent block's exact text in the current request, else the source's path. */
+/** What Copy puts on the clipboard: a sent block's text in the current request, else the source's path. */
 function copyText(state: AssemblyState, source: string, blockId?: string): { text: string; what: string } {
   const block = state.kind === 'ok' && blockId ? state.assembly.blocks.find((b) => b.id === blockId) : undefined;
   if (block) {
-    const text = wrap(block);
-    return { text, what: `${block.source} as sent (${formatNumber(block.tokens)} tokens)` };
+    // The block's content as it is in the request (redacted like the request); its envelope tag is not copied.
+    return { text: block.text, what: `${block.source} as sent (${formatNumber(block.tokens)} tokens)` };
   }
   return { text: source, what: `the path ${source}` };
 }
