@@ -62,7 +62,7 @@ export interface PanelDetails {
   /** The task file the settings name (the task when the task box is empty). */
   taskFile: string;
   /** Budget figures of the trace's head. */
-  head?: { maxInput: number; mandatory: number; final: number; bytes?: number; model: string; encoding?: string };
+  head?: { maxInput: number; mandatory: number; /** What the mandatory figure holds (protected + session summary + framing). */ mandatoryParts?: string; final: number; bytes?: number; model: string; encoding?: string };
 }
 
 export interface PanelSettings {

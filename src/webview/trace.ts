@@ -10,7 +10,7 @@ export function tracePane(p: PanelPreview): HTMLElement {
   if (h) {
     const rows: [string, string][] = [
       ['Maximum input', fmt(h.maxInput)],
-      ['Mandatory blocks', fmt(h.mandatory)],
+      ['Mandatory blocks', h.mandatoryParts ? `${fmt(h.mandatory)} (${h.mandatoryParts})` : fmt(h.mandatory)],
       ['Available for context', fmt(h.maxInput - h.mandatory)],
       ['Final request', `${fmt(h.final)}${h.bytes !== undefined ? ` (${fmt(h.bytes)} bytes)` : ''}`],
       ['Model', `${h.model}${h.encoding ? ` (${h.encoding})` : ''}`],

@@ -11,12 +11,27 @@ const right = (n: number | string, width: number) => String(n).padStart(width);
  * The human-readable report of one call in seed 000's layout. Every figure comes from the manifest, which was
  * computed from the serialized request.
  */
+/**
+ * What the "Mandatory blocks" figure holds: the request with only the protected zone, counted alone, so it is the
+ * protected zone of the budget bar, plus the session summary (never cut, seed 001), plus the request's framing.
+ */
+export function mandatoryParts(m: Pick<Manifest, 'budget' | 'zones' | 'selected'>): { protected: number; summary: number; framing: number } {
+  const summary = m.selected.filter((s) => s.kind === 'session_summary').reduce((n, s) => n + (s.tokens ?? 0), 0);
+  const prot = m.zones.protected ?? 0;
+  return { protected: prot, summary, framing: Math.max(0, m.budget.mandatory - prot - summary) };
+}
+
+export function mandatoryBreakdown(m: Pick<Manifest, 'budget' | 'zones' | 'selected'>): string {
+  const p = mandatoryParts(m);
+  return `protected ${num(p.protected)}${p.summary ? ` + session summary ${num(p.summary)}` : ''} + framing ${num(p.framing)}`;
+}
+
 export function renderTrace(m: Manifest): string {
   const out: string[] = [];
   const b = m.budget;
   out.push('MODEL REQUEST BUDGET');
   out.push(`  Maximum input          ${right(num(b.max_input), 7)}`);
-  out.push(`  Mandatory blocks       ${right(num(b.mandatory), 7)}`);
+  out.push(`  Mandatory blocks       ${right(num(b.mandatory), 7)}  (${mandatoryBreakdown(m)})`);
   out.push(`  Available for context  ${right(num(b.max_input - b.mandatory), 7)}`);
   out.push(`  Model                  ${m.model} (${m.encoding}${m.encoding_approximate ? ', approximate' : ''}, ${m.shape} shape)`);
 

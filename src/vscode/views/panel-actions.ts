@@ -11,6 +11,7 @@ import { notSentOf } from '../../core/panel/not-sent';
 import { applyOverride, OVERRIDES_FILE } from '../../core/panel/override-file';
 import { fileOf, isWholeFile } from '../../core/panel/source';
 import { traceRows } from '../../core/panel/trace-table';
+import { mandatoryBreakdown } from '../../core/report/trace';
 import type { AssemblyService, AssemblyState } from '../assembly';
 import type { PanelActionMessage, PanelDetails } from '../protocol';
 
@@ -52,7 +53,7 @@ export function detailsFor(state: AssemblyState): PanelDetails | undefined {
     ...(cache && prefixTokens !== undefined ? { cache: { prefixTokens, prefixHash: String(cache.prefix_hash ?? ''), ...(typeof cache.changed === 'boolean' ? { changed: cache.changed } : {}) } } : {}),
     pins: pinsOf(state.assembly.blocks),
     taskFile,
-    head: { maxInput: b.max_input, mandatory: b.mandatory, final: b.final, bytes: m.request_bytes, model: m.model, encoding: m.encoding },
+    head: { maxInput: b.max_input, mandatory: b.mandatory, mandatoryParts: mandatoryBreakdown(m), final: b.final, bytes: m.request_bytes, model: m.model, encoding: m.encoding },
   };
 }
 
