@@ -24,7 +24,7 @@ suite('preview, trees and status bar', () => {
     const state = await assembleTicket(a);
     if (state.kind !== 'ok') assert.fail(state.kind);
     const b = state.assembly.manifest.budget;
-    const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+    const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
     assert.equal(a.statusBar.text, `$(symbol-ruler) ${fmt(b.final)} / ${fmt(b.max_input)}`);
     assert.equal(a.statusBar.command, 'contextControl.openPanel');
     const tooltip = a.statusBar.tooltip as vscode.MarkdownString;

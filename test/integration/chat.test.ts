@@ -177,5 +177,5 @@ suite('@context chat participant', () => {
 });
 
 function fmt(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
 }
