@@ -8,7 +8,7 @@ import type { AssemblyState } from './assembly';
 import { requireModel, VscodeLmProvider } from './lm';
 import type { Settings } from './settings';
 import { ensureSessionStore } from './worker/exchange';
-import type { SendWorkerIn, WorkerSnapshot } from './worker/protocol';
+import type { SendWorkerIn, SendWorkerResult, WorkerSnapshot } from './worker/protocol';
 import { sendInWorker, type SendHandlers } from './worker/send-client';
 import { revive } from './worker/serialize';
 
@@ -49,7 +49,9 @@ export async function providerForWorker(settings: Settings, secrets: vscode.Secr
 }
 
 /** Send the assembled request with the configured provider; returns a one-line note for the panel. */
-export async function sendRequest(input: SendInput): Promise<string> {
+export type SendNote = { note: string; usage?: SendWorkerResult['usage'] };
+
+export async function sendRequest(input: SendInput): Promise<SendNote> {
   const { state, settings } = input;
   fs.mkdirSync(input.outputDir, { recursive: true });
   if (settings.provider === 'dry-run') {
@@ -57,7 +59,7 @@ export async function sendRequest(input: SendInput): Promise<string> {
     fs.writeFileSync(file, state.assembly.serialized);
     const b = state.assembly.manifest.budget;
     input.onText(`Dry run: nothing was sent.\nThe exact request (${num(Buffer.byteLength(state.assembly.serialized))} bytes, ${num(b.final)} / ${num(b.max_input)} tokens) was written to ${file}.\n`);
-    return `Dry run written to ${file}`;
+    return { note: `Dry run written to ${file}` };
   }
   const controller = new AbortController();
   const sub = input.token.onCancellationRequested(() => controller.abort());
@@ -88,7 +90,8 @@ export async function sendRequest(input: SendInput): Promise<string> {
       { ...handlers, lm },
     );
     if (result.error) throw revive(result.error);
-    return `${settings.provider} · ${settings.model} · ${result.steps} step${result.steps === 1 ? '' : 's'} · stopped: ${result.stopped}${notices.length ? ` · ${notices.length} notice(s)` : ''}`;
+    const cached = result.usage?.cachedTokens ? ` · ${num(result.usage.cachedTokens)} input tokens from the provider's cache` : '';
+    return { note: `${settings.provider} · ${settings.model} · ${result.steps} step${result.steps === 1 ? '' : 's'} · stopped: ${result.stopped}${cached}${notices.length ? ` · ${notices.length} notice(s)` : ''}`, usage: result.usage };
   } finally {
     sub.dispose();
   }

@@ -97,7 +97,7 @@ export class HostController extends Disposable implements PanelController {
     const settings = state.settings;
     this.post({ type: 'sendStarted', provider: settings.provider, model: settings.model });
     try {
-      const note = await sendRequest({
+      const { note, usage } = await sendRequest({
         state,
         settings,
         snapshot: this.service.host.requestInputs(settings),
@@ -109,7 +109,7 @@ export class HostController extends Disposable implements PanelController {
         token: cts.token,
         onText: (t) => this.post({ type: 'sendDelta', text: t }),
       });
-      this.post({ type: 'sendDone', note });
+      this.post({ type: 'sendDone', note, usage });
     } catch (e) {
       this.post({ type: 'sendDone', error: showProviderError(e) });
     } finally {

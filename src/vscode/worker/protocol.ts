@@ -112,6 +112,8 @@ export interface SendWorkerResult {
   trace: string;
   error?: SerializedError;
   answer: string;
+  /** As the provider reported it for the last step (cachedTokens: input served from its prompt cache). */
+  usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number };
   /** The last step's assembly (manifest and trace of the send) and its views, for the panel and the chat. */
   last?: { assembly: Assembly; snapshot: SnapshotView; view: BlockView };
   /** Workspace sources whose text was sent in any step (selected or trimmed), once each, in manifest order. */

@@ -75,6 +75,7 @@ async function send(m: Extract<SendWorkerIn, { type: 'send' }>): Promise<void> {
         steps: outcome.steps.length,
         stopped: outcome.stopped,
         sent: last?.sent,
+        usage: last?.usage,
         manifest: outcome.manifest,
         trace: outcome.trace,
         error: outcome.error ? serialize(outcome.error) : undefined,
