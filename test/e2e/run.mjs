@@ -249,6 +249,9 @@ try {
   const harness = { page, test, expect, runCommand, showViews, panelFrame, shot, statusText, waitForStatus, workspace, repo };
   for (const file of fs.existsSync(suites) ? fs.readdirSync(suites).filter((f) => f.endsWith('.mjs')).sort() : []) {
     const suite = await import(path.join(suites, file));
+    // A suite starts from a quiet workbench: no menu or quick pick left open by the one before.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
     await suite.default(harness);
   }
 } catch (e) {
