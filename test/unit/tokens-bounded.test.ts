@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { get_encoding } from 'tiktoken';
+import { boundedCount, COUNT_STEP_CHARS, countUpTo, safeCut, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
+import { firstThatFits, type TrimOptions } from '../../src/core/trim/types';
+import { trimToolOutputs } from '../../src/core/chain/trim';
+import { defaultPolicy } from '../../src/core/policy';
+import { linesOf } from '../../src/core/sources/scan';
+
+const logLine = (i: number) => `2026-11-12T10:00:${String(i % 60).padStart(2, '0')}.000Z  INFO 4821 --- [exec-${i % 20}] c.a.p.api.PaymentController : Payment created id=pay_${i} amount=${i % 500}.00 EUR`;
+const bigLog = (n: number) => Array.from({ length: n }, (_, i) => logLine(i)).join('\n');
+
+/** Texts where a careless cut would change the count: newlines before `/` and white space, CJK, emoji, BOMs, NEL. */
+const tricky = [
+  bigLog(40),
+  'function f() {\n  return 1;\n}\n// comment\n/* block */\n\n\n  indented\n\tTabbed\r\nCRLF line\n',
+  '支付失败，请检查账户余额。\n日志显示超时错误。決済サービスがタイムアウトしました。\n결제가 거부되었습니다。'.repeat(20),
+  '👍 deploy ok\n🚀🚀 👨‍👩‍👧‍👦 family\n🇫🇷 ✅ done '.repeat(30),
+  '\uFEFFline one \uFEFFvalue=1\n\uFEFFline two\u0085next\u00a0nbsp\u3000ideographic\n'.repeat(25),
+  "It's the user's choice; they'll see it.\nDon't stop — we've 12345678 items.\n".repeat(30),
+];
+
+describe('bounded counting (issue 18)', () => {
+  const counter = new TiktokenCounter('o200k_base');
+
+  it('adds up to the whole count across safe cuts, whatever the step', () => {
+    const encode = (t: string) => new TiktokenCounter('o200k_base', 0).count(t);
+    for (const text of tricky) {
+      const whole = encode(text);
+      for (const step of [1, 7, 50, 400]) assert.equal(boundedCount(encode, text, Number.MAX_SAFE_INTEGER, step).count, whole, `step ${step}: ${JSON.stringify(text.slice(0, 40))}`);
+    }
+  });
+
+  it('cuts only after a newline that starts a new pre-token, or before a space between two words', () => {
+    const text = 'ab;\n// c\n  d\nef gh';
+    assert.equal(safeCut(text, 0), 13); // after "  d\n" (before "ef"): not after ";\n" (a "/" follows) nor after "c\n" (white space follows)
+    assert.equal(safeCut(text, 14), 15); // before " gh"
+    assert.equal(safeCut(text, 16), text.length);
+  });
+
+  it('equals the reference tokenizer (tiktoken, WASM) exactly, BOMs and U+0085 included', () => {
+    for (const name of ['o200k_base', 'cl100k_base'] as const) {
+      const ref = get_encoding(name);
+      try {
+        const ours = new TiktokenCounter(name);
+        for (const text of tricky) assert.equal(ours.count(text), ref.encode(text, 'all').length, `${name}: ${JSON.stringify(text.slice(0, 40))}`);
+      } finally {
+        ref.free();
+      }
+    }
+  });
+
+  it('is exact up to the limit and stops one step past it', () => {
+    const text = bigLog(5000); // about 600 000 characters
+    const fresh = new TiktokenCounter('o200k_base');
+    assert.equal(fresh.countUpTo(text.slice(0, 2000), 10_000), counter.count(text.slice(0, 2000)));
+    const over = fresh.countUpTo(text, 100);
+    assert.ok(over > 100, `${over} is above the limit`);
+    assert.ok(fresh.encodedChars < 2000 + 2 * COUNT_STEP_CHARS, `encoded ${fresh.encodedChars} characters of ${text.length}`);
+    // A bounded result is not cached as the count: the full count is still exact.
+    assert.equal(fresh.count(text), counter.count(text));
+  });
+
+  it('falls back to the whole count for a counter without countUpTo', () => {
+    const plain: Tokenizer = { encoding: 'chars', count: (t) => t.length };
+    assert.equal(countUpTo(plain, 'abcdef', 2), 6);
+  });
+
+  it('firstThatFits rejects a candidate over budget without counting the rest of it', () => {
+    const fresh = new TiktokenCounter('o200k_base');
+    const huge = Array.from({ length: 20_000 }, (_, i) => logLine(i)); // about 2.4 M characters
+    const small = huge.slice(0, 3);
+    const options = { maxTokens: 500, count: (t: string, limit?: number) => countUpTo(fresh, t, limit ?? Infinity) } as TrimOptions;
+    assert.deepEqual(firstThatFits([() => huge, () => small], options), small);
+    const smallChars = small.join('\n').length;
+    assert.ok(fresh.encodedChars <= 2 * COUNT_STEP_CHARS + 200 + smallChars, `encoded ${fresh.encodedChars} characters; the candidate had ${huge.join('\n').length}`);
+  });
+
+  it('chain/trim counts a trimmed tool output whole once, and its wrapped text only up to the zone', () => {
+    const fresh = new TiktokenCounter('o200k_base');
+    const text = bigLog(6000) + '\n2026-11-12T10:01:00.000Z ERROR 4821 --- [exec-1] c.a.p.api.ApiExceptionHandler : Ledger call failed: Read timed out after 3000ms';
+    const out = trimToolOutputs([{ path: 'logs/app.log', size: Buffer.byteLength(text), lines: () => linesOf(text) }], defaultPolicy(), fresh);
+    const trimmed = out.decisions.trimmed ?? [];
+    assert.equal(trimmed.length, 1);
+    assert.equal(trimmed[0].original_tokens, counter.count(text));
+    // Before: the wrapped text and the text itself were both counted whole (more than twice its length).
+    assert.ok(fresh.encodedChars < 1.1 * text.length, `encoded ${fresh.encodedChars} characters for a ${text.length}-character output`);
+  });
+});
