@@ -1,3 +1,4 @@
+import { TextMemo } from './memo';
 import { HINT, RULES, type SecretRule } from './rules';
 
 /**
@@ -65,8 +66,25 @@ function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
   return kept;
 }
 
+/**
+ * Results of the default rule set for texts of at least MEMO_MIN characters, so an unchanged block (a document,
+ * a rendered wrapper, a serialized request) is scanned once per process however often it is assembled. Short
+ * texts are cheaper to scan than to remember; lines streamed by `redactLines` never enter it. At most 8 M characters.
+ */
+export const MEMO_MIN = 256;
+export const redactionMemo = new TextMemo<Redacted>(2048, 8 * 1024 * 1024);
+
 /** Redact one text. */
 export function redact(text: string, rules: readonly SecretRule[] = RULES): Redacted {
+  if (rules !== RULES || text.length < MEMO_MIN) return scan(text, rules);
+  const known = redactionMemo.get(text);
+  if (known) return { text: known.text, found: known.found.map((f) => ({ ...f })) };
+  const r = scan(text, rules);
+  redactionMemo.set(text, { text: r.text, found: r.found.map((f) => ({ ...f })) });
+  return r;
+}
+
+function scan(text: string, rules: readonly SecretRule[]): Redacted {
   if (text.length === 0 || (rules === RULES && !HINT.test(text))) return { text, found: [] };
   const hits = hitsOf(text, rules);
   if (hits.length === 0) return { text, found: [] };
@@ -110,6 +128,7 @@ export function countRedactions(text: string): number {
 
 /** True when the text holds a secret that a rule would redact. */
 export function holdsSecret(text: string): boolean {
+  if (text.length >= MEMO_MIN) return redact(text).found.length > 0;
   return HINT.test(text) && hitsOf(text, RULES).length > 0;
 }
 
@@ -139,7 +158,8 @@ export function redactLines(lines: () => Iterable<string>): () => Iterable<strin
           yield line.slice(0, begin.index) + '[REDACTED:private-key…]';
           continue;
         }
-        yield line.length > 0 ? redact(line).text : line;
+        // Not through the memo: a log's lines are seen once, they would only push documents out of it.
+        yield line.length > 0 ? scan(line, RULES).text : line;
       }
     },
   });
