@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { get_encoding } from 'tiktoken';
-import { boundedCount, COUNT_STEP_CHARS, countUpTo, safeCut, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
+import { boundedCount, COUNT_STEP_CHARS, countUpTo, estimateBySample, safeCut, SAMPLE_PIECE_CHARS, SAMPLE_PIECES, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
 import { firstThatFits, type TrimOptions } from '../../src/core/trim/types';
-import { trimToolOutputs } from '../../src/core/chain/trim';
+import { EXACT_ORIGINAL_BYTES, trimToolOutputs } from '../../src/core/chain/trim';
 import { defaultPolicy } from '../../src/core/policy';
 import { linesOf } from '../../src/core/sources/scan';
 
@@ -76,14 +76,43 @@ describe('bounded counting (issue 18)', () => {
     assert.ok(fresh.encodedChars <= 2 * COUNT_STEP_CHARS + 200 + smallChars, `encoded ${fresh.encodedChars} characters; the candidate had ${huge.join('\n').length}`);
   });
 
-  it('chain/trim counts a trimmed tool output whole once, and its wrapped text only up to the zone', () => {
+  it('chain/trim counts a trimmed tool output over 64 KiB only up to the zone and a sample: its original size is an estimate, flagged', () => {
     const fresh = new TiktokenCounter('o200k_base');
     const text = bigLog(6000) + '\n2026-11-12T10:01:00.000Z ERROR 4821 --- [exec-1] c.a.p.api.ApiExceptionHandler : Ledger call failed: Read timed out after 3000ms';
+    assert.ok(Buffer.byteLength(text) > EXACT_ORIGINAL_BYTES);
     const out = trimToolOutputs([{ path: 'logs/app.log', size: Buffer.byteLength(text), lines: () => linesOf(text) }], defaultPolicy(), fresh);
     const trimmed = out.decisions.trimmed ?? [];
     assert.equal(trimmed.length, 1);
-    assert.equal(trimmed[0].original_tokens, counter.count(text));
-    // Before: the wrapped text and the text itself were both counted whole (more than twice its length).
+    assert.equal(trimmed[0].original_tokens, estimateBySample(counter, text).tokens);
+    assert.equal(trimmed[0].original_tokens_exact, false);
+    const exact = counter.count(text);
+    assert.ok(Math.abs(Number(trimmed[0].original_tokens) - exact) <= exact * 0.02, `estimate ${trimmed[0].original_tokens} vs exact ${exact}`);
+    // Before: the text itself was counted whole for the record; now the sample and what the trim needs.
+    assert.ok(fresh.encodedChars < 0.25 * text.length, `encoded ${fresh.encodedChars} characters for a ${text.length}-character output`);
+  });
+
+  it('chain/trim counts a trimmed tool output of at most 64 KiB exactly, once', () => {
+    const fresh = new TiktokenCounter('o200k_base');
+    const text = bigLog(500) + '\n2026-11-12T10:01:00.000Z ERROR 4821 --- [exec-1] c.a.p.api.ApiExceptionHandler : Ledger call failed: Read timed out after 3000ms';
+    assert.ok(Buffer.byteLength(text) <= EXACT_ORIGINAL_BYTES && counter.count(text) > defaultPolicy().zones.tool_results.max_tokens);
+    const out = trimToolOutputs([{ path: 'logs/app.log', size: Buffer.byteLength(text), lines: () => linesOf(text) }], defaultPolicy(), fresh);
+    const [entry] = out.decisions.trimmed ?? [];
+    assert.deepEqual([entry.original_tokens, entry.original_tokens_exact], [counter.count(text), true]);
     assert.ok(fresh.encodedChars < 1.1 * text.length, `encoded ${fresh.encodedChars} characters for a ${text.length}-character output`);
+  });
+
+  it('estimateBySample counts short texts exactly and a long one from SAMPLE_PIECES pieces, per encoding', () => {
+    const short = bigLog(100);
+    assert.deepEqual(estimateBySample(counter, short), { tokens: counter.count(short), sampledChars: short.length });
+    const long = bigLog(3000) + '\n' + 'これは日本語の文です。'.repeat(4000);
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const fresh = new TiktokenCounter(encoding);
+      const est = estimateBySample(fresh, long);
+      assert.equal(fresh.encodedChars, est.sampledChars);
+      assert.ok(est.sampledChars <= SAMPLE_PIECES * (SAMPLE_PIECE_CHARS + SAMPLE_PIECE_CHARS / 2), `${est.sampledChars} characters sampled`);
+      assert.equal(est.tokens, estimateBySample(new TiktokenCounter(encoding), long).tokens, 'deterministic');
+      const exact = new TiktokenCounter(encoding).count(long);
+      assert.ok(Math.abs(est.tokens - exact) <= exact * 0.1, `${encoding}: estimate ${est.tokens} vs exact ${exact}`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Policy } from '../policy';
 import type { ToolOutputFile } from '../sources/snapshot';
-import { countUpTo, estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { countUpTo, estimateBySample, estimateTokensFromBytes, type Tokenizer } from '../tokens';
 import { countRedactions } from '../sources/secrets';
 import { pickTrimmer, type FormatSource, type TrimFormat } from '../trim/pick';
 import { joinLines } from '../trim/lines';
@@ -20,8 +20,13 @@ const ROW_FLOOR_TOKENS = 55;
 export const evidenceCache = new Memo<Evidence>();
 export const trimCache = new Memo<{ result: TrimOutput; format: TrimFormat; how: FormatSource; dialect: ReturnType<typeof detectDialect> }>();
 
-/** Up to this size the original is counted exactly for the record; above it, its tokens are an estimate. */
-const EXACT_ORIGINAL_BYTES = 1 << 20;
+/** Up to this size an output is read whole (it may be kept whole); above it, its tokens are estimated from its size. */
+const WHOLE_BYTES = 1 << 20;
+/**
+ * Up to this size a trimmed output's original is counted exactly for the record; above it, only what can be sent
+ * is counted: its original tokens are estimated from an exactly counted sample (`estimateBySample`), flagged `~`.
+ */
+export const EXACT_ORIGINAL_BYTES = 64 * 1024;
 
 /** A tool output to trim: a workspace file, or a tool result returned in this step and kept inline by offload. */
 export interface TrimInput extends ToolOutputFile {
@@ -73,7 +78,7 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
   const needed = withEvidence * floor + (outputs.length - withEvidence) * GLANCE_TOKENS;
   const grown = policy.trim.evidence_floor !== false && needed > room ? needed : room;
   const measured = outputs.map((output, i) => {
-    const whole = output.size <= EXACT_ORIGINAL_BYTES ? joinLines(output.lines) : undefined;
+    const whole = output.size <= WHOLE_BYTES ? joinLines(output.lines) : undefined;
     let block: Block | undefined;
     if (whole !== undefined) {
       block = makeBlock(policy, 'tool_result', output.path, 'tool-output', whole, { format: output.format ?? 'text' });
@@ -102,8 +107,10 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
       blocks.push(wholeBlock);
       return;
     }
-    // Counted whole once, for the record, only when it is trimmed (its wrapped text was counted up to the zone).
-    const originalTokens = whole !== undefined ? tokenizer.count(whole) : estimateTokensFromBytes(output.size);
+    // Counted whole once, for the record, only when it is trimmed and small (its wrapped text was counted up to the
+    // zone); a larger one is estimated from a counted sample, a streamed one from its size.
+    const exact = whole !== undefined && output.size <= EXACT_ORIGINAL_BYTES;
+    const originalTokens = whole === undefined ? estimateTokensFromBytes(output.size) : exact ? tokenizer.count(whole) : estimateBySample(tokenizer, whole).tokens;
     const reference = output.reference ? output.reference() : output.path;
     const budget = Math.max(1, share - wrapOverhead(policy, tokenizer, output.path, output.size, reference));
     const glance = evidence.errorLines + evidence.warningLines === 0 && share <= GLANCE_TOKENS;
@@ -118,7 +125,7 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
       original_lines: result.originalLines,
       retained_lines: result.retainedLines,
       original_tokens: originalTokens,
-      original_tokens_exact: whole !== undefined,
+      original_tokens_exact: exact,
       tokens: 0,
       reference,
       format,
