@@ -6,6 +6,7 @@ import { defaultPolicy, parsePolicy, type Policy } from '../policy';
 import type { SessionEvent, Warning } from '../types';
 import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
+import { cachedDocument } from './document-cache';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { parseFrontMatter, stringList, stringValue } from './frontmatter';
 import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
@@ -264,7 +265,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
       tryRead(file, (text) => {
-        const doc = parseDocument(p, text, isDecision);
+        const doc = cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
         if (task.source === 'task' && sameText(doc.body, task.text)) {
           // The pasted task is this file's text: it is the task, not a document about it.
           snapshot.pastedFrom = p;
