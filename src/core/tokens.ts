@@ -126,7 +126,7 @@ export class TiktokenCounter implements Tokenizer {
   }
 
   /** The exact count when it is at most `limit`; otherwise some number above `limit`, found without encoding the rest. */
-  countUpTo(text: string, limit: number): number {
+  countUpTo(text: string, limit: number, piecewise = true): number {
     if (text.length === 0) return 0;
     const key = contentHash(text);
     const hit = this.cache.get(key);
@@ -135,10 +135,25 @@ export class TiktokenCounter implements Tokenizer {
       this.cache.set(key, hit);
       return hit;
     }
+    if (piecewise && limit === Infinity && text.length > PIECEWISE_CHARS) {
+      // A long text (a whole request) is counted as the sum of its content-defined pieces, each cached: after an
+      // edit only the pieces around it are encoded again. Exact: every cut is a safe cut.
+      let sum = 0;
+      let at = 0;
+      for (const cut of contentCuts(text)) {
+        sum += this.countUpTo(text.slice(at, cut), Infinity, false);
+        at = cut;
+      }
+      return this.remember(key, sum);
+    }
     const encoder = loadEncoding(this.encoding);
     const { count, chars } = boundedCount((piece) => encodeLength(encoder, piece), text, limit);
     this.encodedChars += chars;
     if (chars < text.length) return count;
+    return this.remember(key, count);
+  }
+
+  private remember(key: string, count: number): number {
     this.cache.set(key, count);
     if (this.cache.size > this.cacheSize) {
       const oldest = this.cache.keys().next().value;
@@ -153,37 +168,37 @@ export function countUpTo(tokenizer: Tokenizer, text: string, limit: number): nu
   return tokenizer.countUpTo ? tokenizer.countUpTo(text, limit) : tokenizer.count(text);
 }
 
-/** Pieces and characters per piece of the sample an estimate is calibrated on (`estimateBySample`). */
-export const SAMPLE_PIECES = 32;
-export const SAMPLE_PIECE_CHARS = 512;
+/** Texts longer than this are counted piecewise (`contentCuts`); pieces are 2–16 K characters. */
+export const PIECEWISE_CHARS = 32 * 1024;
 
 /**
- * The tokens of a long text estimated from an exact count of a sample: SAMPLE_PIECES pieces spread evenly over
- * the text, each cut at safe places where there is one near (so a piece's count is its share of the whole), give the tokens per character of
- * this content in this encoding; the estimate is that ratio times the text's length. Deterministic.
- * `sampledChars`: how many characters were counted.
+ * Content-defined cuts of a text (its length last): safe cuts (see `safeCut`) chosen by the 8 characters before
+ * them (one in 32), at least 2 K and at most about 16 K characters apart. A choice depends only on the text near
+ * it and on the previous cut, so an edit moves the cuts around it only: the pieces after it are the same strings.
  */
-/** A safe cut at or after `at` if one is near; else `at` itself (not inside a surrogate pair): a piece stays small. */
-function cutNear(text: string, at: number): number {
-  const cut = safeCut(text, at);
-  if (cut - at <= SAMPLE_PIECE_CHARS / 2) return cut;
-  const low = text.charCodeAt(at);
-  return low >= 0xdc00 && low <= 0xdfff ? at + 1 : Math.min(at, text.length);
-}
-
-export function estimateBySample(tokenizer: Tokenizer, text: string): { tokens: number; sampledChars: number } {
-  if (text.length <= SAMPLE_PIECES * SAMPLE_PIECE_CHARS * 2) return { tokens: tokenizer.count(text), sampledChars: text.length };
-  let tokens = 0;
-  let chars = 0;
-  const stride = text.length / SAMPLE_PIECES;
-  for (let k = 0; k < SAMPLE_PIECES; k++) {
-    const from = k === 0 ? 0 : cutNear(text, Math.floor(k * stride));
-    const to = cutNear(text, from + SAMPLE_PIECE_CHARS);
-    if (to <= from) continue;
-    tokens += tokenizer.count(text.slice(from, to));
-    chars += to - from;
+export function contentCuts(text: string, min = 2048, max = 16384): number[] {
+  const cuts: number[] = [];
+  let last = 0;
+  for (let from = min; ; ) {
+    SAFE_CUT.lastIndex = from;
+    const m = SAFE_CUT.exec(text);
+    if (!m) break;
+    const p = m.index;
+    // Started inside a surrogate pair, the search stepped back before `from`: go on after the pair.
+    if (p < from) {
+      from++;
+      continue;
+    }
+    let h = 0x811c9dc5;
+    for (let i = p - 8; i < p; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    if ((h >>> 0) % 32 === 0 || p - last >= max) {
+      cuts.push(p);
+      last = p;
+      from = p + min;
+    } else from = p + 1;
   }
-  return { tokens: chars === 0 ? estimateTokens(text) : Math.round((tokens / chars) * text.length), sampledChars: chars };
+  cuts.push(text.length);
+  return cuts;
 }
 
 /** Characters encoded per step of a bounded count (each step ends at the next safe cut after this). */

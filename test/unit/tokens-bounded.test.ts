@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { get_encoding } from 'tiktoken';
-import { boundedCount, COUNT_STEP_CHARS, countUpTo, estimateBySample, safeCut, SAMPLE_PIECE_CHARS, SAMPLE_PIECES, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
+import { boundedCount, contentCuts, COUNT_STEP_CHARS, countUpTo, PIECEWISE_CHARS, safeCut, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
+import { estimateBySample, SAMPLE_PIECE_CHARS, SAMPLE_PIECES } from '../../src/core/tokens-sample';
 import { firstThatFits, type TrimOptions } from '../../src/core/trim/types';
 import { EXACT_ORIGINAL_BYTES, trimToolOutputs } from '../../src/core/chain/trim';
 import { defaultPolicy } from '../../src/core/policy';
@@ -113,6 +114,44 @@ describe('bounded counting (issue 18)', () => {
       assert.equal(est.tokens, estimateBySample(new TiktokenCounter(encoding), long).tokens, 'deterministic');
       const exact = new TiktokenCounter(encoding).count(long);
       assert.ok(Math.abs(est.tokens - exact) <= exact * 0.1, `${encoding}: estimate ${est.tokens} vs exact ${exact}`);
+    }
+  });
+});
+
+describe('piecewise counting of long texts (a whole request)', () => {
+  // Every tricky text twice, then as JSON (the serialized request escapes its newlines): about 160 K characters.
+  const long = [...tricky, ...tricky, JSON.stringify({ content: tricky.join('\n') }), ...tricky].join('\n').repeat(4);
+
+  it('cuts only at safe cuts, content-defined: an edit leaves the pieces after it the same strings', () => {
+    assert.ok(long.length > 3 * PIECEWISE_CHARS);
+    const cuts = contentCuts(long);
+    assert.equal(cuts.at(-1), long.length);
+    assert.ok(cuts.length > 8, `${cuts.length} pieces`);
+    for (let i = 0; i < cuts.length - 1; i++) {
+      assert.equal(safeCut(long, cuts[i]), cuts[i], `cut ${i} at ${cuts[i]} is safe`);
+      assert.ok(cuts[i] - (cuts[i - 1] ?? 0) >= 2048);
+    }
+    const pieces = (t: string) => contentCuts(t).map((c, i, all) => t.slice(all[i - 1] ?? 0, c));
+    const at = Math.floor(long.length / 3);
+    const edited = long.slice(0, at) + ' Edit 7: the ledger retry now backs off. ' + long.slice(at);
+    const before = pieces(long);
+    const after = new Set(pieces(edited));
+    const kept = before.filter((p) => after.has(p)).join('').length;
+    assert.ok(kept > 0.85 * long.length, `${kept} of ${long.length} characters are in pieces the edit left as they were`);
+  });
+
+  it('counts exactly as the reference tokenizer, and after a small edit encodes only the pieces around it', () => {
+    const ref = get_encoding('o200k_base');
+    try {
+      const fresh = new TiktokenCounter('o200k_base');
+      assert.equal(fresh.count(long), ref.encode(long, 'all').length);
+      const at = Math.floor(long.length / 2);
+      const edited = long.slice(0, at) + ' one more word' + long.slice(at);
+      const encoded = fresh.encodedChars;
+      assert.equal(fresh.count(edited), ref.encode(edited, 'all').length);
+      assert.ok(fresh.encodedChars - encoded < 0.2 * long.length, `encoded ${fresh.encodedChars - encoded} of ${edited.length} characters again`);
+    } finally {
+      ref.free();
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { Policy } from '../policy';
 import type { ToolOutputFile } from '../sources/snapshot';
-import { countUpTo, estimateBySample, estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { countUpTo, estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { estimateBySample } from '../tokens-sample';
 import { countRedactions } from '../sources/secrets';
 import { pickTrimmer, type FormatSource, type TrimFormat } from '../trim/pick';
 import { joinLines } from '../trim/lines';

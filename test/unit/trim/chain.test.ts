@@ -7,7 +7,7 @@ import { retrim, trimToolOutputs } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
 import { fileLines } from '../../../src/core/sources/scan';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
-import { estimateBySample } from '../../../src/core/tokens';
+import { estimateBySample } from '../../../src/core/tokens-sample';
 import { block, counter, EXAMPLE } from '../helpers';
 import { tempDir } from '../offload/results';
 
