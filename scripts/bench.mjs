@@ -1,129 +1,156 @@
 #!/usr/bin/env node
-// Benchmark (`npm run bench`, which builds first): trimming a generated 50 MB log, side by side with a naive
-// baseline (readFileSync whole + split + filter), and the full preview on the example. Every figure comes from a
-// fresh child process: wall time measured inside it, peak memory from process.resourceUsage().maxRSS.
+// Benchmark (`npm run bench`, which builds first): every figure of issue 18's table, each side by side with its
+// reference measured in the same run (ripgrep, node loading js-tiktoken), as a ratio. Every figure comes from a
+// fresh child process (bench/measure.mjs). Generated data lives in /tmp/ctxctl-bench and is reused between runs.
 //
-//   node scripts/bench.mjs [--mb 50] [--keep]
-import { spawnSync } from 'node:child_process';
+//   node scripts/bench.mjs [--json] [--quick] [--gib] [--data DIR]
+//     --quick  a smaller run (a 50 MiB log, a 10k-file tree, 5 re-assemblies)
+//     --gib    add the 1 GiB log
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { mulberry32 } from './prng.mjs';
+import { fileTree, largeWorkspace, logWorkspace } from './bench/gen.mjs';
+import { cliBody, fit, median, node, program, which } from './bench/measure.mjs';
+import { compareTokenizers } from './bench/tokenizers.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
 const args = process.argv.slice(2);
-const mb = Number(args[args.indexOf('--mb') + 1] ?? 50) || 50;
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-bench-'));
-const ws = path.join(work, 'workspace');
-const bigLog = path.join(ws, 'logs', 'big.log');
+const flag = (f) => args.includes(f);
+const json = flag('--json');
+const quick = flag('--quick');
+const data = args.includes('--data') ? path.resolve(args[args.indexOf('--data') + 1]) : path.join(os.tmpdir(), 'ctxctl-bench');
 const cli = path.join(root, 'dist', 'cli.js');
+const log = (s) => (json ? process.stderr : process.stdout).write(s + '\n');
 if (!fs.existsSync(cli)) {
   console.error('dist/cli.js is missing: run `npm run bench` (it builds first) or `node scripts/build.mjs`.');
   process.exit(2);
 }
+const rg = which('rg');
+if (!rg) log('ripgrep (rg) is not installed: the rg references are skipped (apt-get install -y ripgrep).');
+fs.mkdirSync(data, { recursive: true });
 
-// ---- a deterministic 50 MB Spring-style log: noise, correlated requests, a few errors with long stack traces ----
-function generate(file, bytes) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const rand = mulberry32(0x50_4d_42);
-  const hex = (n) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(rand() * 16)]).join('');
-  const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
-  const errors = [
-    '400 BAD_REQUEST POST /v1/payments: paymentMethod is required',
-    'Ledger call failed: Read timed out after 3000ms',
-    'Settlement export failed for batch: SFTP upload timed out',
-  ];
-  const fd = fs.openSync(file, 'w');
-  let t = Date.parse('2026-11-12T00:00:00.000Z');
-  let written = 0;
-  let n = 0;
-  let chunk = [];
-  while (written < bytes) {
-    t += Math.floor(rand() * 40);
-    const ts = new Date(t).toISOString();
-    const corr = uuid();
-    if (n % 9000 === 4500) {
-      chunk.push(`${ts} DEBUG 4821 --- [exec-${n % 20}] c.a.p.web.RequestLoggingFilter : [corr=${corr}] POST /v1/payments client=pos-legacy/4.2.1`);
-      chunk.push(`${ts} ERROR 4821 --- [exec-${n % 20}] c.a.p.api.ApiExceptionHandler : [corr=${corr}] ${errors[Math.floor(rand() * errors.length)]}`);
-      chunk.push('org.springframework.web.client.ResourceAccessException: I/O error on POST request: ' + 'x'.repeat(400));
-      for (let f = 0; f < 40; f++) chunk.push(`\tat com.acme.payments.layer${f}.Handler.call(Handler.java:${100 + f})`);
-    } else {
-      chunk.push(`${ts}  INFO 4821 --- [exec-${n % 20}] c.a.p.api.PaymentController : [corr=${corr}] Payment created id=pay_${hex(20)} amount=${(rand() * 500).toFixed(2)} EUR`);
-    }
-    n++;
-    if (chunk.length >= 2000) {
-      const text = chunk.join('\n') + '\n';
-      fs.writeSync(fd, text);
-      written += Buffer.byteLength(text);
-      chunk = [];
-    }
-  }
-  fs.closeSync(fd);
-  return fs.statSync(file).size;
-}
+// The core, bundled from src: the same code dist/cli.js and the workers carry.
+const core = path.join(data, `core-${process.pid}.cjs`);
+await esbuild.build({
+  stdin: {
+    contents: "export { counterFor } from './src/core/tokens'; export { assemble } from './src/core/chain/assemble'; export { loadSnapshot } from './src/core/sources/snapshot'; export { RelevanceIndex } from './src/core/relevance/index'; export { scanWorkspace } from './src/core/sources/scan';",
+    resolveDir: root,
+    loader: 'ts',
+  },
+  bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: core, logLevel: 'warning',
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+});
 
-// ---- the core, bundled from src (the same code dist/cli.js carries) -------------------------------------------------
-async function bundleCore() {
-  const out = path.join(work, 'core.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: "export { trimToolOutputs } from './src/core/chain/trim'; export { fileLines } from './src/core/sources/scan'; export { defaultPolicy } from './src/core/policy'; export { counterFor } from './src/core/tokens'; export { STREAM_CHUNK_BYTES } from './src/core/trim/lines';",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'warning',
-  });
-  return out;
-}
-
-// ---- one measurement: a child process reports its own time and peak RSS ---------------------------------------
-const REPORT = `process.on('exit', () => process.stderr.write('\\n@@' + JSON.stringify({ ms: performance.now() - globalThis.__t0, rssMB: process.resourceUsage().maxRSS / 1024, out: globalThis.__out })));`;
-function measure(label, body) {
-  const script = `globalThis.__t0 = performance.now(); ${REPORT}\n${body}`;
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const line = (r.stderr ?? '').split('\n').find((l) => l.startsWith('@@'));
-  if (r.status !== 0 || !line) {
-    console.error(`${label} failed (exit ${r.status}):\n${r.stderr}`);
-    process.exit(1);
-  }
-  return { label, ...JSON.parse(line.slice(2)) };
-}
-
-const runCli = (argv) => `const { run } = require(${JSON.stringify(cli)}); let out = ''; Promise.resolve(run(${JSON.stringify(argv)}, { stdout: (s) => { out += s; }, stderr: (s) => process.stderr.write(s) })).then((code) => { if (code !== 0) process.exit(code); globalThis.__out = out.split('\\n').find((l) => / TRIMMED | matching lines|FINAL|^\\s+\\d[\\d ]* \\/ /.test(l))?.trim(); });`;
-
-console.log(`Generating a ${mb} MB log in ${work} …`);
-const size = generate(bigLog, mb * 1024 * 1024);
-fs.writeFileSync(path.join(ws, 'task.md'), 'Why are legacy POS payments rejected?\n');
-const core = await bundleCore();
 const rows = [];
-rows.push(measure('node, doing nothing (reference)', ''));
-rows.push(measure('node + o200k tokenizer loaded (reference)', `const { counterFor } = require(${JSON.stringify(core)}); counterFor('o200k_base').count('warm up');`));
-rows.push(
-  measure(
-    'baseline: readFileSync whole + split + filter',
-    `const fs = require('fs'); const text = fs.readFileSync(${JSON.stringify(bigLog)}, 'utf8'); const kept = text.split('\\n').filter((l) => /ERROR|FATAL/.test(l)); globalThis.__out = kept.length + ' error lines kept';`,
-  ),
-);
-rows.push(
-  measure(
-    'ours: trim (trimToolOutputs, streamed)',
-    `const c = require(${JSON.stringify(core)}); const policy = c.defaultPolicy(); const out = c.trimToolOutputs([{ path: 'logs/big.log', size: ${size}, lines: () => c.fileLines(${JSON.stringify(bigLog)}, c.STREAM_CHUNK_BYTES) }], policy, c.counterFor('o200k_base')); const t = out.decisions.trimmed[0]; globalThis.__out = t.retained_lines + ' of ' + t.original_lines + ' lines, ' + t.tokens + ' tokens';`,
-  ),
-);
-rows.push(
-  measure(
-    'ours: the same trim, counting by estimate (no tokenizer)',
-    `const c = require(${JSON.stringify(core)}); const policy = c.defaultPolicy(); const out = c.trimToolOutputs([{ path: 'logs/big.log', size: ${size}, lines: () => c.fileLines(${JSON.stringify(bigLog)}, c.STREAM_CHUNK_BYTES) }], policy, { encoding: 'estimate', count: (t) => Math.ceil(t.length / 3.6) }); const t = out.decisions.trimmed[0]; globalThis.__out = t.retained_lines + ' of ' + t.original_lines + ' lines, ~' + t.tokens + ' tokens';`,
-  ),
-);
-rows.push(measure('ours: ctxctl inspect --count --grep ERROR', runCli(['inspect', bigLog, '--count', '--grep', 'ERROR', '--max-matches', '5'])));
-rows.push(measure('ours: ctxctl preview, workspace with the log', runCli(['preview', '--workspace', ws, '--task', path.join(ws, 'task.md')])));
-rows.push(measure('ctxctl preview, examples/payment-incident', runCli(['preview', '--workspace', path.join(root, 'examples', 'payment-incident'), '--task', path.join(root, 'examples', 'payment-incident', 'ticket.md')])));
+const row = (figure, ours, reference, extra = {}) => {
+  const ratio = reference && ours !== undefined && reference.value > 0 ? ours.value / reference.value : undefined;
+  rows.push({ figure, ours, reference, ...(ratio !== undefined ? { ratio: Number(ratio.toFixed(2)) } : {}), ...extra });
+  log(`  ${figure}: ${fmt(ours)}${reference ? ` vs ${reference.what} ${fmt(reference)}` : ''}${ratio !== undefined ? ` = ${ratio.toFixed(2)}×` : ''}`);
+};
+const fmt = (x) => (x === undefined ? '—' : `${x.value}${x.unit === '%' ? '' : ' '}${x.unit}`);
+const ms = (v) => ({ value: Math.round(v), unit: 'ms' });
 
-const w = Math.max(...rows.map((r) => r.label.length));
-console.log(`\nInput: ${(size / 1024 / 1024).toFixed(1)} MB, ${os.cpus().length} CPUs, Node ${process.version}\n`);
-console.log(`${'what'.padEnd(w)}  ${'time'.padStart(9)}  ${'peak RSS'.padStart(9)}  result`);
-for (const r of rows) console.log(`${r.label.padEnd(w)}  ${`${(r.ms / 1000).toFixed(2)} s`.padStart(9)}  ${`${Math.round(r.rssMB)} MB`.padStart(9)}  ${r.out ?? ''}`);
-if (!args.includes('--keep')) fs.rmSync(work, { recursive: true, force: true });
+// ---- 1. big logs: preview CPU time vs `rg -c ERROR`, peak RSS ----------------------------------------------------
+for (const mib of quick ? [50] : [200, 512, ...(flag('--gib') ? [1024] : [])]) {
+  log(`log preview, ${mib} MiB …`);
+  const ws = logWorkspace(data, mib);
+  const file = path.join(ws, 'logs', 'app.log');
+  let ref;
+  if (rg) {
+    program(rg, ['-c', 'ERROR', file]); // the page cache is warm for both
+    const r = program(rg, ['-c', 'ERROR', file]);
+    // CPU time from /usr/bin/time (10 ms resolution); below 50 ms, wall time (one file: rg runs on one thread).
+    ref = { what: '`rg -c ERROR` CPU', value: Math.round(r.cpuMs >= 50 ? r.cpuMs : r.ms), unit: 'ms' };
+  }
+  const ours = node('preview', cliBody(cli, ['preview', '--workspace', ws, '--task', path.join(ws, 'task.md')], 'app.log|FINAL'));
+  row(`${mib} MiB log preview, CPU time`, ms(ours.cpuMs), ref, { target: '≤ 10× (stretch 3×)', result: ours.out });
+  row(`${mib} MiB log preview, peak RSS`, { value: Math.round(ours.rssMB), unit: 'MB' }, undefined, { target: '≤ 250 MB' });
+}
+
+// ---- 2. cold preview of the example vs node loading js-tiktoken and encoding one string -------------------------
+log('cold example preview …');
+const example = path.join(root, 'examples', 'payment-incident');
+const tokenizerLoad = `const { Tiktoken } = require('js-tiktoken/lite'); const r = require('js-tiktoken/ranks/o200k_base'); globalThis.__out = new Tiktoken(r.default ?? r).encode('Why are legacy POS payments rejected?').length;`;
+const cold = [];
+const refCold = [];
+for (let i = 0; i < 3; i++) {
+  refCold.push(node('tokenizer load', tokenizerLoad, { wall: true }).ms);
+  cold.push(node('example preview', cliBody(cli, ['preview', '--workspace', example, '--task', path.join(example, 'ticket.md')]), { wall: true }).ms);
+}
+row('cold example preview (median of 3, wall)', ms(median(cold)), { what: 'node + js-tiktoken load + one encode', ...ms(median(refCold)) }, { target: '≤ 1.2×' });
+
+// ---- 3. re-assembly after a one-document edit, 60 docs + a 5 MB log, about 100k tokens -------------------------
+log('re-assembly at 100k tokens …');
+const big = largeWorkspace(data);
+const runs = quick ? 5 : 15;
+const reassembly = node(
+  'reassembly',
+  `const c = require(${JSON.stringify(core)}); const fs = require('fs'); const path = require('path');
+const root = ${JSON.stringify(big)}; const doc = path.join(root, 'docs', 'note-07.md'); const original = fs.readFileSync(doc, 'utf8');
+const index = new c.RelevanceIndex(); const opts = { root, task: path.join(root, 'task.md'), changes: false };
+const run = () => { const t0 = performance.now(); const s = c.loadSnapshot(opts); const t1 = performance.now(); const a = c.assemble(s, { relevanceIndex: index }); return { total: performance.now() - t0, assemble: performance.now() - t1, tokens: a.manifest.budget.final }; };
+try { run(); const times = []; let tokens = 0;
+  for (let i = 0; i < ${runs}; i++) { fs.writeFileSync(doc, original + '\\nEdit ' + i + ': the ledger retry now backs off.\\n'); const r = run(); times.push(r); tokens = r.tokens; }
+  const med = (xs) => { const s = xs.sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+  globalThis.__out = { total: med(times.map((t) => t.total)), assemble: med(times.map((t) => t.assemble)), tokens };
+} finally { fs.writeFileSync(doc, original); }`,
+);
+row(`re-assembly after one edit, median of ${runs} (snapshot + assemble)`, ms(reassembly.out.total), undefined, { target: '≤ 30 ms', tokens: reassembly.out.tokens });
+row('  of which assemble', ms(reassembly.out.assemble), undefined, { tokens: reassembly.out.tokens });
+
+// ---- 4. require(dist/extension.js) and the bundles' sizes ------------------------------------------------------
+log('extension load and bundles …');
+const ext = path.join(root, 'dist', 'extension.js');
+const stub = `const M = require('module'); const load = M._load; const vscode = new Proxy(function () {}, { get: (t, k) => (k === '__esModule' ? false : vscode), apply: () => vscode, construct: () => vscode }); M._load = function (req, ...rest) { return req === 'vscode' ? vscode : load.call(this, req, ...rest); };`;
+const requireTimes = [];
+for (let i = 0; i < 3; i++) requireTimes.push(node('require extension', `${stub} const t = performance.now(); require(${JSON.stringify(ext)}); globalThis.__out = performance.now() - t;`).out);
+row('require(dist/extension.js) (median of 3)', ms(median(requireTimes)), undefined, { target: 'activation ≤ 50 ms' });
+const bundles = fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).sort();
+const vsix = fs.existsSync(path.join(root, 'out')) ? fs.readdirSync(path.join(root, 'out')).filter((f) => f.endsWith('.vsix')).map((f) => path.join('out', f)) : [];
+for (const f of [...bundles.map((b) => path.join('dist', b)), ...vsix]) {
+  row(`size of ${f}`, { value: Number((fs.statSync(path.join(root, f)).size / 1048576).toFixed(2)), unit: 'MB' }, undefined, f === 'dist/extension.js' ? { target: '≤ 1 MB' } : {});
+}
+
+// ---- 5. scan: µs per file vs `rg --files`, scaling series --------------------------------------------------------
+const series = [];
+for (const n of quick ? [10000] : [10000, 50000, 200000]) {
+  log(`scan, ${n} files …`);
+  const dir = fileTree(data, n);
+  const ours = node('scan', `const c = require(${JSON.stringify(core)}); const t = performance.now(); const r = c.scanWorkspace(${JSON.stringify(dir)}, { exclude: [], maxFileBytes: 1 << 26 }); globalThis.__out = { ms: performance.now() - t, files: r.files.length };`).out;
+  const ref = rg ? program(rg, ['--files', dir]) : undefined;
+  series.push({ n, ms: ours.ms, rgMs: ref?.ms });
+  row(`scan ${n} files, µs per file`, { value: Number(((ours.ms * 1000) / n).toFixed(1)), unit: 'µs' }, ref && { what: '`rg --files`', value: Number(((ref.ms * 1000) / n).toFixed(1)), unit: 'µs' }, { files: ours.files });
+}
+if (series.length > 1) {
+  const f = fit(series.map((s) => ({ x: s.n, y: s.ms })));
+  const r = rg ? fit(series.map((s) => ({ x: s.n, y: s.rgMs }))) : undefined;
+  row('scan fit: µs per file', { value: Number((f.perItem * 1000).toFixed(1)), unit: 'µs' }, r && { what: '`rg --files`', value: Number((r.perItem * 1000).toFixed(1)), unit: 'µs' });
+  row('scan fit: fixed cost', ms(f.fixed), r && { what: '`rg --files`', ...ms(r.fixed) });
+}
+
+// ---- 6. tokenizers ------------------------------------------------------------------------------------------------
+log('tokenizers …');
+const tokenizers = compareTokenizers(data, core);
+for (const t of tokenizers) {
+  row(`tokenizer ${t.name}: load`, ms(t.loadMs), undefined);
+  row(`tokenizer ${t.name}: count`, { value: Number(t.mbps.toFixed(2)), unit: 'MB/s' }, undefined, { counts: t.counts, mismatches: t.mismatches });
+}
+fs.rmSync(core, { force: true });
+
+const summary = { machine: { cpus: os.cpus().length, node: process.version, rg: rg ? program(rg, ['--version']).stdout.split('\n')[0] : null }, rows };
+if (json) {
+  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+} else {
+  const w = Math.max(...rows.map((r) => r.figure.length));
+  console.log(`\n${os.cpus().length} CPUs, Node ${process.version}, ${summary.machine.rg ?? 'no ripgrep'}\n`);
+  console.log(`${'figure'.padEnd(w)}  ${'ours'.padStart(10)}  ${'reference'.padStart(10)}  ${'ratio'.padStart(7)}  target / reference`);
+  for (const r of rows) {
+    console.log(`${r.figure.padEnd(w)}  ${fmt(r.ours).padStart(10)}  ${(r.reference ? fmt(r.reference) : '').padStart(10)}  ${(r.ratio !== undefined ? `${r.ratio}×` : '').padStart(7)}  ${[r.target, r.reference?.what].filter(Boolean).join('; ')}`);
+  }
+  console.log('\nTokenizer counts (o200k_base) by corpus kind; mismatches are against tiktoken (WASM):');
+  for (const t of tokenizers) console.log(`  ${t.name.padEnd(28)} ${Object.entries(t.counts).map(([k, v]) => `${k} ${v}`).join(', ')}${t.mismatches.length ? `  MISMATCH: ${t.mismatches.join('; ')}` : '  (identical)'}`);
+  for (const r of rows.filter((x) => x.result)) console.log(`  ${r.figure}: ${r.result}`);
+}

@@ -1,22 +1,33 @@
 import type { Policy } from '../policy';
 import type { ToolOutputFile } from '../sources/snapshot';
-import { estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { countUpTo, estimateTokensFromBytes, type Tokenizer } from '../tokens';
+import { estimateBySample } from '../tokens-sample';
 import { countRedactions } from '../sources/secrets';
-import { pickTrimmer } from '../trim/pick';
+import { pickTrimmer, type FormatSource, type TrimFormat } from '../trim/pick';
 import { joinLines } from '../trim/lines';
-import type { Lines, TrimOptions } from '../trim/types';
+import type { Lines, TrimOptions, TrimOutput } from '../trim/types';
 import type { Block, Decision, StageResult, TrimInfo } from '../types';
 import { detectDialect } from '../trim/dialect';
 import { evidenceWeight, measureEvidence, type Evidence } from '../trim/evidence';
 import { makeBlock, priorityFor } from './collect';
 import { GLANCE_TOKENS, shareZone } from './trim-share';
+import { Memo, policyKey, stampKey, trimKey } from './trim-cache';
 import { escapeContent, wrap } from './render';
 
 /** Tokens of one compact template row and the short left-out line. */
 const ROW_FLOOR_TOKENS = 55;
 
-/** Up to this size the original is counted exactly for the record; above it, its tokens are an estimate. */
-const EXACT_ORIGINAL_BYTES = 1 << 20;
+/** Per file version, kept while the process lives (trim-cache.ts): the worker re-trims only what changed. */
+export const evidenceCache = new Memo<Evidence>();
+export const trimCache = new Memo<{ result: TrimOutput; format: TrimFormat; how: FormatSource; dialect: ReturnType<typeof detectDialect> }>();
+
+/** Up to this size an output is read whole (it may be kept whole); above it, its tokens are estimated from its size. */
+const WHOLE_BYTES = 1 << 20;
+/**
+ * Up to this size a trimmed output's original is counted exactly for the record; above it, only what can be sent
+ * is counted: its original tokens are estimated from an exactly counted sample (`estimateBySample`), flagged `~`.
+ */
+export const EXACT_ORIGINAL_BYTES = 64 * 1024;
 
 /** A tool output to trim: a workspace file, or a tool result returned in this step and kept inline by offload. */
 export interface TrimInput extends ToolOutputFile {
@@ -31,7 +42,7 @@ export function trimOptions(policy: Policy, tokenizer: Tokenizer, maxTokens: num
   return {
     reference,
     maxTokens,
-    count: (t) => tokenizer.count(escapeContent(t)),
+    count: (t, limit) => countUpTo(tokenizer, escapeContent(t), limit ?? Infinity),
     windowLines: policy.trim.log_window_lines,
     maxStackLines: policy.trim.max_stack_lines,
     headLines: policy.trim.command_head_lines,
@@ -58,25 +69,28 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
   const blocks: Block[] = [];
   const trimmed: Decision[] = [];
   const room = Math.max(0, policy.zones.tool_results.max_tokens - reserved);
-  // Measure first: the whole text of the small ones (exact), the evidence of all (one streaming pass each).
-  const measured = outputs.map((output) => {
-    const whole = output.size <= EXACT_ORIGINAL_BYTES ? joinLines(output.lines) : undefined;
-    let block: Block | undefined;
-    if (whole !== undefined) {
-      block = makeBlock(policy, 'tool_result', output.path, 'tool-output', whole, { format: output.format ?? 'text' });
-      block.tokens = tokenizer.count(wrap(block));
-      block.exact = true;
-    }
-    return { whole, block, evidence: measureEvidence(output.lines), priority: Math.max(1, priorityFor(policy, output.path, 'tool_result')) };
-  });
-  const timed = measured.map((m, i) => ({ i, t: m.evidence.firstTime })).filter((x) => x.t !== undefined).sort((a, b) => a.t! - b.t!);
-  const earliest = new Map(timed.map((x, rank) => [x.i, rank]));
+  // Measure first: the evidence of all (one streaming pass each), then the whole text of the small ones, counted
+  // only up to the zone (an output over the zone is trimmed whatever its exact size).
+  const evidence = outputs.map((output) => evidenceCache.get(stampKey(output), () => measureEvidence(output.lines)));
+  const withEvidence = evidence.filter((e) => e.errorLines + e.warningLines > 0).length;
   const floor = wrapOverhead(policy, tokenizer, 'x'.repeat(24), 1 << 24, 'x'.repeat(24)) + ROW_FLOOR_TOKENS;
-  const withEvidence = measured.filter((m) => m.evidence.errorLines + m.evidence.warningLines > 0).length;
   // trim.evidence_floor (default on): the zone grows, if it must, so each output with evidence shows its most
   // important template; enforce still keeps the whole request under max_input.
   const needed = withEvidence * floor + (outputs.length - withEvidence) * GLANCE_TOKENS;
   const grown = policy.trim.evidence_floor !== false && needed > room ? needed : room;
+  const measured = outputs.map((output, i) => {
+    const whole = output.size <= WHOLE_BYTES ? joinLines(output.lines) : undefined;
+    let block: Block | undefined;
+    if (whole !== undefined) {
+      block = makeBlock(policy, 'tool_result', output.path, 'tool-output', whole, { format: output.format ?? 'text' });
+      // Exact when it is at most the zone (the only case where it can be kept whole); else some number above it.
+      block.tokens = countUpTo(tokenizer, wrap(block), grown);
+      block.exact = true;
+    }
+    return { whole, block, evidence: evidence[i], priority: Math.max(1, priorityFor(policy, output.path, 'tool_result')) };
+  });
+  const timed = measured.map((m, i) => ({ i, t: m.evidence.firstTime })).filter((x) => x.t !== undefined).sort((a, b) => a.t! - b.t!);
+  const earliest = new Map(timed.map((x, rank) => [x.i, rank]));
   const warnings: { source: string; message: string }[] = [];
   if (grown > room) {
     warnings.push({ source: 'zones.tool_results', message: `tool-results zone grown from ${room} to ${grown} tokens so that each of the ${withEvidence} outputs with errors or warnings shows its most important template (trim.evidence_floor: true; set it to false to keep the cap)` });
@@ -90,23 +104,29 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
   outputs.forEach((output, i) => {
     const share = shares[i];
     const { whole, block: wholeBlock, evidence } = measured[i];
-    const originalTokens = whole !== undefined ? tokenizer.count(whole) : estimateTokensFromBytes(output.size);
     if (wholeBlock && wholeBlock.tokens <= share) {
       blocks.push(wholeBlock);
       return;
     }
+    // Counted whole once, for the record, only when it is trimmed and small (its wrapped text was counted up to the
+    // zone); a larger one is estimated from a counted sample, a streamed one from its size.
+    const exact = whole !== undefined && output.size <= EXACT_ORIGINAL_BYTES;
+    const originalTokens = whole === undefined ? estimateTokensFromBytes(output.size) : exact ? tokenizer.count(whole) : estimateBySample(tokenizer, whole).tokens;
     const reference = output.reference ? output.reference() : output.path;
-    const { trimmer, format, how } = pickTrimmer(output.path, output.format, output.lines, output.tool);
     const budget = Math.max(1, share - wrapOverhead(policy, tokenizer, output.path, output.size, reference));
     const glance = evidence.errorLines + evidence.warningLines === 0 && share <= GLANCE_TOKENS;
-    const options = { ...trimOptions(policy, tokenizer, budget), reference, ...(glance ? { headLines: 3, tailLines: 3 } : {}) };
-    const result = trimmer(output.lines, options);
+    const key = trimKey(output, [share, budget, reference, glance, output.format ?? '', output.tool ?? '', policyKey(policy), tokenizer.encoding]);
+    const { result, format, how, dialect } = trimCache.get(key, () => {
+      const picked = pickTrimmer(output.path, output.format, output.lines, output.tool);
+      const options = { ...trimOptions(policy, tokenizer, budget), reference, ...(glance ? { headLines: 3, tailLines: 3 } : {}) };
+      return { result: picked.trimmer(output.lines, options), format: picked.format, how: picked.how, dialect: detectDialect(output.lines) };
+    });
     const info: TrimInfo = {
       trimmed: true,
       original_lines: result.originalLines,
       retained_lines: result.retainedLines,
       original_tokens: originalTokens,
-      original_tokens_exact: whole !== undefined,
+      original_tokens_exact: exact,
       tokens: 0,
       reference,
       format,
@@ -117,7 +137,6 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
     info.tokens = block.tokens;
     blocks.push(block);
     const counts = result.templates ? { templates: result.templates } : {};
-    const dialect = detectDialect(output.lines);
     trimmed.push({ source: output.path, kind: 'tool_result', reason: result.note, ...info, format_from: how, ...(dialect ? { dialect } : {}), share, evidence: evidenceFigures(evidence), ...counts });
   });
   // Secrets were redacted while reading (redactLines): say so, so nothing is removed silently.

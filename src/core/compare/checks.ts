@@ -71,7 +71,7 @@ function evidence(e: Expectation<EvidenceKind>, m: Manifest, text: string): { ok
     }
     case 'contains': {
       if (text.includes(e.value)) return { ok: true, found: `in the request${inBlock(m, text, e.value)}` };
-      const cut = [...m.trimmed.map((d) => `${d.source} trimmed ${num(Number(d.original_tokens ?? 0))} → ${num(d.tokens ?? 0)} tokens`), ...m.offloaded.map((d) => `${d.source} offloaded`)];
+      const cut = [...m.trimmed.map((d) => `${d.source} trimmed ${d.original_tokens_exact === false ? '~' : ''}${num(Number(d.original_tokens ?? 0))} → ${num(d.tokens ?? 0)} tokens`), ...m.offloaded.map((d) => `${d.source} offloaded`)];
       return { ok: false, found: `not in the request (${num(final)} tokens)${cut.length ? `; ${cut.join('; ')}` : ''}` };
     }
     case 'excludes': {
@@ -101,7 +101,7 @@ function matcher(pattern: string): (source: string) => boolean {
 
 function trimNote(m: Manifest, source: string): string {
   const t = m.trimmed.find((d) => d.source === source);
-  return t ? `, trimmed from ${num(Number(t.original_tokens ?? 0))}` : '';
+  return t ? `, trimmed from ${t.original_tokens_exact === false ? '~' : ''}${num(Number(t.original_tokens ?? 0))}` : '';
 }
 
 /** Where a path went when it was not selected: rejected, offloaded, indexed or compacted, with the reason. */

@@ -52,7 +52,7 @@ export function decisionOf(m: Manifest, source: string): VariantDecision {
     if (offloaded) return { verdict: 'offloaded', tokens, reason: `notice and preview only: ${offloaded.reason}` };
     if (trimmed) {
       const lines = trimmed.retained_lines !== undefined ? `, ${num(Number(trimmed.retained_lines))} of ${num(Number(trimmed.original_lines))} lines` : '';
-      return { verdict: 'trimmed', tokens, reason: `${num(Number(trimmed.original_tokens ?? 0))} → ${num(tokens)} tokens${lines}: ${trimmed.reason}` };
+      return { verdict: 'trimmed', tokens, reason: `${trimmed.original_tokens_exact === false ? '~' : ''}${num(Number(trimmed.original_tokens ?? 0))} → ${num(tokens)} tokens${lines}: ${trimmed.reason}` };
     }
     if (/summary only/.test(selected.reason)) return { verdict: 'summarized', tokens, reason: selected.reason };
     return { verdict: 'selected', tokens, reason: selected.reason };

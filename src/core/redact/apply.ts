@@ -1,3 +1,5 @@
+import { TextMemo } from './memo';
+import { hintedLines } from './prefilter';
 import { HINT, RULES, type SecretRule } from './rules';
 
 /**
@@ -65,8 +67,25 @@ function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
   return kept;
 }
 
+/**
+ * Results of the default rule set for texts of at least MEMO_MIN characters, so an unchanged block (a document,
+ * a rendered wrapper, a serialized request) is scanned once per process however often it is assembled. Short
+ * texts are cheaper to scan than to remember; lines streamed by `redactLines` never enter it. At most 8 M characters.
+ */
+export const MEMO_MIN = 256;
+export const redactionMemo = new TextMemo<Redacted>(2048, 8 * 1024 * 1024);
+
 /** Redact one text. */
 export function redact(text: string, rules: readonly SecretRule[] = RULES): Redacted {
+  if (rules !== RULES || text.length < MEMO_MIN) return scan(text, rules);
+  const known = redactionMemo.get(text);
+  if (known) return { text: known.text, found: known.found.map((f) => ({ ...f })) };
+  const r = scan(text, rules);
+  redactionMemo.set(text, { text: r.text, found: r.found.map((f) => ({ ...f })) });
+  return r;
+}
+
+function scan(text: string, rules: readonly SecretRule[]): Redacted {
   if (text.length === 0 || (rules === RULES && !HINT.test(text))) return { text, found: [] };
   const hits = hitsOf(text, rules);
   if (hits.length === 0) return { text, found: [] };
@@ -110,37 +129,63 @@ export function countRedactions(text: string): number {
 
 /** True when the text holds a secret that a rule would redact. */
 export function holdsSecret(text: string): boolean {
+  if (text.length >= MEMO_MIN) return redact(text).found.length > 0;
   return HINT.test(text) && hitsOf(text, RULES).length > 0;
 }
 
 const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const KEY_END = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 
+/** Lines and characters per batch of the line pre-check (`hintedLines`): the read-ahead is bounded by these. */
+const BATCH_LINES = 2048;
+const BATCH_CHARS = 64 * 1024;
+
 /**
  * Redact a stream of lines, for text read line by line (logs, tool output, search): each line as `redact`
- * does, and a private key block whole, from its BEGIN line to its END line.
+ * does, and a private key block whole, from its BEGIN line to its END line. Lines are pre-checked in batches
+ * (prefilter.ts): a line no secret hint flags is passed through as it is (neither a rule nor a key marker can
+ * match it), so a log is searched once per batch, not once per line.
  */
 export function redactLines(lines: () => Iterable<string>): () => Iterable<string> {
   return () => ({
     *[Symbol.iterator]() {
       let inKey = false;
-      for (const line of lines()) {
-        if (inKey) {
-          const end = KEY_END.exec(line);
-          if (end) {
-            inKey = false;
-            yield placeholder('private-key') + line.slice(end.index + end[0].length);
+      const batch: string[] = [];
+      let chars = 0;
+      function* emit(): Generator<string> {
+        const flags = hintedLines(batch);
+        for (let i = 0; i < batch.length; i++) {
+          const line = batch[i];
+          if (inKey) {
+            const end = KEY_END.exec(line);
+            if (end) {
+              inKey = false;
+              yield placeholder('private-key') + line.slice(end.index + end[0].length);
+            }
+            continue;
           }
-          continue;
+          if (flags[i] === 0) {
+            yield line;
+            continue;
+          }
+          const begin = KEY_BEGIN.exec(line);
+          if (begin && !KEY_END.test(line.slice(begin.index))) {
+            inKey = true;
+            yield line.slice(0, begin.index) + '[REDACTED:private-key…]';
+            continue;
+          }
+          // Not through the memo: a log's lines are seen once, they would only push documents out of it.
+          yield line.length > 0 ? scan(line, RULES).text : line;
         }
-        const begin = KEY_BEGIN.exec(line);
-        if (begin && !KEY_END.test(line.slice(begin.index))) {
-          inKey = true;
-          yield line.slice(0, begin.index) + '[REDACTED:private-key…]';
-          continue;
-        }
-        yield line.length > 0 ? redact(line).text : line;
+        batch.length = 0;
+        chars = 0;
       }
+      for (const line of lines()) {
+        batch.push(line);
+        chars += line.length;
+        if (batch.length >= BATCH_LINES || chars >= BATCH_CHARS) yield* emit();
+      }
+      yield* emit();
     },
   });
 }

@@ -26,8 +26,12 @@ export function fileLines(abs: string, chunkBytes = 64 * 1024, maxLineChars = MA
           }
           let start = 0;
           for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-            line.add(text.slice(start, nl));
-            yield line.take();
+            // The common case, a whole short line in this chunk, goes out as one slice (no builder, no joins).
+            if (line.empty && nl - start <= maxLineChars) yield text.charCodeAt(nl - 1) === 13 && nl > start ? text.slice(start, nl - 1) : text.slice(start, nl);
+            else {
+              line.add(text.slice(start, nl));
+              yield line.take();
+            }
             start = nl + 1;
           }
           line.add(text.slice(start));

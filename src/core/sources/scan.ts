@@ -18,6 +18,8 @@ export interface ScanOptions {
   maxFileBytes: number;
   /** Files larger than this are listed but flagged: only streaming readers (tool output) may open them. */
   maxTextBytes?: number;
+  /** Files read as streams (logs, tool output): never skipped for their size, whatever maxFileBytes says. */
+  streamable?: (relPath: string) => boolean;
 }
 
 export interface ScanResult {
@@ -124,13 +126,13 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
         skipped.push({ path: relPath, reason: `${special ?? 'not a regular file'}: never opened` });
         continue;
       }
-      if (stat.size > options.maxFileBytes) {
+      if (stat.size > options.maxFileBytes && !options.streamable?.(relPath)) {
         warnings.push({ source: relPath, message: `skipped: ${stat.size} bytes exceeds max_file_bytes ${options.maxFileBytes}` });
         continue;
       }
       let binary = false;
       try {
-        binary = stat.size > 0 && isBinary(abs);
+        binary = stat.size > 0 && isBinary(abs, stat.size);
       } catch (e) {
         skipped.push({ path: relPath, reason: `unreadable (${fsReason(e)})` });
         continue;
@@ -177,13 +179,15 @@ function rel(root: string, abs: string): string {
   return path.relative(root, abs).split(path.sep).join('/');
 }
 
-/** A NUL byte in the first 8 KiB marks a binary file. */
-export function isBinary(abs: string): boolean {
+/** One sniff buffer for the whole process: a scan of 50k files allocated 50k of them (GC was 18 % of the scan). */
+const SNIFF = Buffer.alloc(8192);
+
+/** A NUL byte in the first 8 KiB marks a binary file; only what is there (`size`, when known) is read. */
+export function isBinary(abs: string, size = SNIFF.length): boolean {
   const fd = fs.openSync(abs, 'r');
   try {
-    const buf = Buffer.alloc(8192);
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).includes(0);
+    const n = fs.readSync(fd, SNIFF, 0, Math.min(SNIFF.length, Math.max(1, size)), 0);
+    return SNIFF.subarray(0, n).includes(0);
   } finally {
     fs.closeSync(fd);
   }

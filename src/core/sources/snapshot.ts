@@ -6,6 +6,7 @@ import { defaultPolicy, parsePolicy, type Policy } from '../policy';
 import type { SessionEvent, Warning } from '../types';
 import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
+import { cachedDocument } from './document-cache';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
 import { offloadLocation } from '../offload/location';
@@ -60,6 +61,8 @@ export type Pin = StoredPin;
 export interface ToolOutputFile {
   path: string;
   size: number;
+  /** The file's mtime: with its path and size, the key of the cached trim (chain/trim-cache.ts). */
+  mtimeMs?: number;
   format?: string;
   lines: () => Iterable<string>;
 }
@@ -145,7 +148,10 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   if (policy.offload.dir !== defaultPolicy().offload.dir || (options.toolResults?.length ?? 0) > 0) offloadLocation(root, policy);
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
-  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes });
+  const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
+  const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
+  // Logs and tool output stream: size is no reason to skip one.
+  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable: (p) => toolGlob(p) || formatOf.some((f) => f.test(p)) });
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
@@ -164,8 +170,6 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const reader = options.changes === false ? undefined : (options.changes ?? gitReader(root));
   const changes = reader ? { workingTree: reader.workingTree(), commits: reader.recentCommits(policy.relevance.recent_commits) } : undefined;
   const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? []), ...(task.editor?.activeFile ? [task.editor.activeFile] : [])]);
-  const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
-  const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
   const adr = adrDirectories(policy.sources.adr_dirs, { adrDir: readConfig(root, '.adr-dir'), log4brains: readConfig(root, '.log4brains.yml') });
   warnings.push(...adr.warnings);
@@ -211,11 +215,11 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
         });
       }
     } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
-      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, format: formatOf.find((f) => f.test(p))?.format, lines: redactLines(() => fileLines(path.join(root, p), STREAM_CHUNK_BYTES)) });
+      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, mtimeMs: file.mtimeMs, format: formatOf.find((f) => f.test(p))?.format, lines: redactLines(() => fileLines(path.join(root, p), STREAM_CHUNK_BYTES)) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
       tryRead(file, (text) => {
-        const doc = parseDocument(p, text, isDecision);
+        const doc = cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
         if (task.source === 'task' && sameText(doc.body, task.text)) {
           // The pasted task is this file's text: it is the task, not a document about it.
           snapshot.pastedFrom = p;

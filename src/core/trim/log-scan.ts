@@ -61,8 +61,20 @@ export interface LogScan {
   uncountedWarnings: number;
 }
 
+/**
+ * Scans by input: measuring the evidence and trimming read the same `lines` (one snapshot's file), so the first
+ * pass is made once. Keyed weakly by the function, so a new snapshot (new functions) scans afresh.
+ */
+const scans = new WeakMap<Lines, LogScan>();
+
 /** Pass 1: errors and warnings, grouped by template; only errors get sites (their lines are kept verbatim). */
 export function scanErrors(lines: Lines): LogScan {
+  let scan = scans.get(lines);
+  if (!scan) scans.set(lines, (scan = scanLines(lines)));
+  return scan;
+}
+
+function scanLines(lines: Lines): LogScan {
   const groups: ErrorGroup[] = [];
   const byCluster = new Map<string, number>();
   const miners = { error: new TemplateMiner(MAX_GROUPS), warn: new TemplateMiner(MAX_GROUPS) };

@@ -3,7 +3,7 @@ import { clipLine, countRetained, MARK, omitted } from './lines';
 import { timestampOf } from './log-parse';
 import { gatherPool, scanErrors, type ErrorGroup, type LogScan, type Pool } from './log-scan';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
-import type { Lines, TemplateCounts, TrimOptions, TrimOutput } from './types';
+import { fitsBudget, type Lines, type TemplateCounts, type TrimOptions, type TrimOutput } from './types';
 
 export { correlationId, errorSignature, isErrorLine } from './log-parse';
 
@@ -74,7 +74,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
   const fits = (r: Rendered) => {
     const text = r.lines.join('\n');
-    return text.length <= options.maxTokens * 12 && options.count(text) <= options.maxTokens;
+    return text.length <= options.maxTokens * 12 && fitsBudget(text, options);
   };
   let chosen: Rendered | undefined;
   for (const d of ladder) {

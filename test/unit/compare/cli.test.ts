@@ -52,14 +52,14 @@ describe('ctxctl check', () => {
     const shown = displayPath(process.cwd(), file);
     const failLines = got.out.split('\n').filter((l) => l.startsWith('  FAIL'));
     assert.equal(failLines.length, 1);
-    assert.match(failLines[0], new RegExp(`^ {2}FAIL {2}${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:11 {2}needs the runbook: contains "Rollback the payment-service deployment": not in the request \\([\\d\u202f]+ tokens\\); application\\.log trimmed 396\u202f938 → [\\d\u202f]+ tokens$`));
+    assert.match(failLines[0], new RegExp(`^ {2}FAIL {2}${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:11 {2}needs the runbook: contains "Rollback the payment-service deployment": not in the request \\([\\d\u202f]+ tokens\\); application\\.log trimmed ~393\u202f170 → [\\d\u202f]+ tokens$`));
     assert.match(got.out, /\nFAILED: 1 of 2 case\(s\), 1 failing check\(s\)\n$/);
     const xml = fs.readFileSync(junit, 'utf8');
     assert.equal(xml.match(/<testcase /g)?.length, 2);
     assert.equal(xml.match(/<failure /g)?.length, 1);
     assert.match(xml, /<testsuites name="context checks" tests="2" failures="1">/);
     assert.match(xml, /<testcase classname="[^"]+" name="keeps the error" file="[^"]+" line="1">\n {4}<\/testcase>/);
-    assert.match(xml, /<testcase classname="[^"]+" name="needs the runbook" file="[^"]+" line="6">\n {6}<failure message="contains &quot;Rollback the payment-service deployment&quot;: not in the request \([\d\u202f]+ tokens\); application.log trimmed 396\u202f938 → [\d\u202f]+ tokens \([^)]+checks\.yaml:11\)" type="ContextCheckFailed">/);
+    assert.match(xml, /<testcase classname="[^"]+" name="needs the runbook" file="[^"]+" line="6">\n {6}<failure message="contains &quot;Rollback the payment-service deployment&quot;: not in the request \([\d\u202f]+ tokens\); application.log trimmed ~393\u202f170 → [\d\u202f]+ tokens \([^)]+checks\.yaml:11\)" type="ContextCheckFailed">/);
   });
 
   it('the passing case alone: exit 0; GitHub Actions annotations only for failures, at the expectation line', async () => {

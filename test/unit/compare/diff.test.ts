@@ -36,6 +36,12 @@ describe('decisions diff', () => {
     assert.equal(diff.entries[2].variants[1].reason, '396\u202f938 → 269 tokens, 2 of 5\u202f543 lines: error lines kept');
   });
 
+  it('an original size that is an estimate is marked ~ in the reason', () => {
+    const estimated: Decision = { ...log(269, 2), original_tokens: 398512, original_tokens_exact: false };
+    const diff = diffDecisions(['full', 'lean'], [manifestOf({ selected: [sel('application.log', 1299)], trimmed: [log(1299, 8)] }), manifestOf({ selected: [sel('application.log', 269)], trimmed: [estimated] })]);
+    assert.deepEqual(diff.entries.map((e) => e.variants.map((v) => v.reason)), [['396\u202f938 → 1\u202f299 tokens, 8 of 5\u202f543 lines: error lines kept', '~398\u202f512 → 269 tokens, 2 of 5\u202f543 lines: error lines kept']]);
+  });
+
   it('a source only one manifest mentions is "absent" in the other; identical manifests differ nowhere', () => {
     const a = manifestOf({ selected: [sel('docs/runbook.md', 880)] });
     const b = manifestOf({});

@@ -7,13 +7,14 @@ import { retrim, trimToolOutputs } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
 import { fileLines } from '../../../src/core/sources/scan';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
+import { estimateBySample } from '../../../src/core/tokens-sample';
 import { block, counter, EXAMPLE } from '../helpers';
 import { tempDir } from '../offload/results';
 
 const NOW = () => new Date('2026-11-12T10:00:00Z');
 
 describe('the trim stage in the chain', () => {
-  it('the example: application.log is trimmed to at most 1 500 tokens and says so, with the same figures in the manifest', () => {
+  it('the example: application.log is trimmed to at most 1 500 tokens and says so, with the same figures in the manifest; its original size (976 KB, over 64 KiB) is an estimate from a counted sample, flagged', () => {
     const snapshot = loadSnapshot({ root: EXAMPLE, task: path.join(EXAMPLE, 'ticket.md') });
     const result = assemble(snapshot, { tokenizer: counter, now: NOW });
     const entry = result.manifest.trimmed.find((t) => t.source === 'application.log');
@@ -23,15 +24,18 @@ describe('the trim stage in the chain', () => {
     const whole = [...fileLines(path.join(EXAMPLE, 'application.log'))].join('\n');
     assert.deepEqual(
       { ...entry, reason: undefined, retained_lines: undefined, tokens: undefined },
-      { source: 'application.log', kind: 'tool_result', reason: undefined, trimmed: true, original_lines: 5543, retained_lines: undefined, original_tokens: counter.count(whole), original_tokens_exact: true, tokens: undefined, reference: 'application.log', format: 'log', format_from: 'content', dialect: { name: 'spring-boot', confidence: 1 }, share: 1500,
+      { source: 'application.log', kind: 'tool_result', reason: undefined, trimmed: true, original_lines: 5543, retained_lines: undefined, original_tokens: estimateBySample(counter, whole).tokens, original_tokens_exact: false, tokens: undefined, reference: 'application.log', format: 'log', format_from: 'content', dialect: { name: 'spring-boot', confidence: 1 }, share: 1500,
         evidence: { error_lines: 11, warning_lines: 34, error_templates: 3, warning_templates: 8 },
         templates: { errors: 3, warnings: 8, kept_errors: 3, kept_warnings: 8 } },
     );
     assert.ok(Number(entry.tokens) <= 1500, `${entry.tokens} tokens`);
     assert.equal(selected.tokens, entry.tokens, 'the manifest counts the block as sent, tag and notice included');
-    assert.deepEqual(kept.meta.trim, { trimmed: true, original_lines: 5543, retained_lines: entry.retained_lines, original_tokens: entry.original_tokens, original_tokens_exact: true, tokens: entry.tokens, reference: 'application.log', format: 'log' });
+    assert.deepEqual(kept.meta.trim, { trimmed: true, original_lines: 5543, retained_lines: entry.retained_lines, original_tokens: entry.original_tokens, original_tokens_exact: false, tokens: entry.tokens, reference: 'application.log', format: 'log' });
+    const exact = counter.count(whole);
+    assert.ok(Math.abs(Number(entry.original_tokens) - exact) <= exact * 0.03, `estimate ${entry.original_tokens} vs exact ${exact}`);
+    assert.ok(result.serialized.includes(`original-tokens=\\"~${entry.original_tokens}\\"`), 'the request (JSON) flags the estimate in the tag');
     assert.ok(result.serialized.includes(`[trimmed: ${entry.retained_lines} of 5543 lines kept; the full output is at application.log]`));
-    assert.match(result.trace, new RegExp(`application\\.log +TRIMMED +\\d{3}\u202f\\d{3} → \\d\u202f\\d{3} +\\(${entry.retained_lines} of 5543 lines\\)`));
+    assert.match(result.trace, new RegExp(`application\\.log +TRIMMED +~\\d{3}\u202f\\d{3} → \\d\u202f\\d{3} +\\(${entry.retained_lines} of 5543 lines\\)`));
   });
 
   it('a tool output over 1 MiB is never tokenized whole: its original size is an estimate, flagged', () => {

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { cachedDocument, clearDocumentCache, documentCacheStats } from '../../../src/core/sources/document-cache';
+import { parseDocument } from '../../../src/core/sources/documents';
+import { loadSnapshot } from '../../../src/core/sources/snapshot';
+import { tempDir } from '../offload/results';
+
+const doc = (title: string) => `---\ntitle: ${title}\ncomponent: payments\n---\n# Heading\n\nThe payment service retries the ledger call.\n`;
+
+describe('parsed documents cached by path, size and mtime (sources/document-cache.ts)', () => {
+  it('a second snapshot of unchanged documents parses none of them again, and gets its own copies', () => {
+    clearDocumentCache();
+    const root = tempDir('doc-cache');
+    fs.mkdirSync(path.join(root, 'docs'));
+    fs.writeFileSync(path.join(root, 'docs', 'a.md'), doc('Alpha'));
+    fs.writeFileSync(path.join(root, 'docs', 'b.md'), doc('Bravo'));
+    const first = loadSnapshot({ root, task: 'Why does the ledger call fail?' });
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, 2]);
+    const firstDocs = structuredClone(first.documents);
+    first.documents[0].title = 'changed by a caller';
+    first.documents[0].components?.push('other');
+    const second = loadSnapshot({ root, task: 'Why does the ledger call fail?' });
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [2, 2]);
+    assert.deepEqual(second.documents, firstDocs);
+    assert.deepEqual(second.documents.map((d) => d.title).sort(), ['Alpha', 'Bravo']);
+  });
+
+  it('a document whose size or mtime changed is parsed again', () => {
+    clearDocumentCache();
+    const root = tempDir('doc-cache');
+    const file = path.join(root, 'a.md');
+    fs.writeFileSync(file, doc('Alpha'));
+    const stat = () => ({ path: 'a.md', size: fs.statSync(file).size, mtimeMs: fs.statSync(file).mtimeMs });
+    const parse = () => parseDocument('a.md', fs.readFileSync(file, 'utf8'), false);
+    assert.equal(cachedDocument(root, stat(), false, parse).title, 'Alpha');
+    assert.equal(cachedDocument(root, stat(), false, parse).title, 'Alpha');
+    fs.writeFileSync(file, doc('Bravo!'));
+    assert.equal(cachedDocument(root, stat(), false, parse).title, 'Bravo!', 'new size');
+    const t = new Date('2026-11-12T10:00:00Z');
+    fs.writeFileSync(file, doc('Delta!'));
+    fs.utimesSync(file, t, t);
+    assert.equal(cachedDocument(root, stat(), false, parse).title, 'Delta!', 'same size, new mtime');
+    assert.equal(cachedDocument(root, stat(), true, parse).title, 'Delta!');
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [1, 4]);
+    assert.equal(cachedDocument(root, { path: 'a.md', size: 1 }, false, () => ({ ...parse(), title: 'no mtime' })).title, 'no mtime', 'a file without mtime is never cached');
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [1, 4]);
+  });
+});

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { get_encoding } from 'tiktoken';
+import { boundedCount, contentCuts, COUNT_STEP_CHARS, countUpTo, PIECEWISE_CHARS, safeCut, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
+import { estimateBySample, SAMPLE_PIECE_CHARS, SAMPLE_PIECES } from '../../src/core/tokens-sample';
+import { firstThatFits, type TrimOptions } from '../../src/core/trim/types';
+import { EXACT_ORIGINAL_BYTES, trimToolOutputs } from '../../src/core/chain/trim';
+import { defaultPolicy } from '../../src/core/policy';
+import { linesOf } from '../../src/core/sources/scan';
+
+const logLine = (i: number) => `2026-11-12T10:00:${String(i % 60).padStart(2, '0')}.000Z  INFO 4821 --- [exec-${i % 20}] c.a.p.api.PaymentController : Payment created id=pay_${i} amount=${i % 500}.00 EUR`;
+const bigLog = (n: number) => Array.from({ length: n }, (_, i) => logLine(i)).join('\n');
+
+/** Texts where a careless cut would change the count: newlines before `/` and white space, CJK, emoji, BOMs, NEL. */
+const tricky = [
+  bigLog(40),
+  'function f() {\n  return 1;\n}\n// comment\n/* block */\n\n\n  indented\n\tTabbed\r\nCRLF line\n',
+  '支付失败，请检查账户余额。\n日志显示超时错误。決済サービスがタイムアウトしました。\n결제가 거부되었습니다。'.repeat(20),
+  '👍 deploy ok\n🚀🚀 👨‍👩‍👧‍👦 family\n🇫🇷 ✅ done '.repeat(30),
+  '\uFEFFline one \uFEFFvalue=1\n\uFEFFline two\u0085next\u00a0nbsp\u3000ideographic\n'.repeat(25),
+  "It's the user's choice; they'll see it.\nDon't stop — we've 12345678 items.\n".repeat(30),
+];
+
+describe('bounded counting (issue 18)', () => {
+  const counter = new TiktokenCounter('o200k_base');
+
+  it('adds up to the whole count across safe cuts, whatever the step', () => {
+    const encode = (t: string) => new TiktokenCounter('o200k_base', 0).count(t);
+    for (const text of tricky) {
+      const whole = encode(text);
+      for (const step of [1, 7, 50, 400]) assert.equal(boundedCount(encode, text, Number.MAX_SAFE_INTEGER, step).count, whole, `step ${step}: ${JSON.stringify(text.slice(0, 40))}`);
+    }
+  });
+
+  it('cuts only after a newline that starts a new pre-token, or before a space between two words', () => {
+    const text = 'ab;\n// c\n  d\nef gh';
+    assert.equal(safeCut(text, 0), 13); // after "  d\n" (before "ef"): not after ";\n" (a "/" follows) nor after "c\n" (white space follows)
+    assert.equal(safeCut(text, 14), 15); // before " gh"
+    assert.equal(safeCut(text, 16), text.length);
+  });
+
+  it('equals the reference tokenizer (tiktoken, WASM) exactly, BOMs and U+0085 included', () => {
+    for (const name of ['o200k_base', 'cl100k_base'] as const) {
+      const ref = get_encoding(name);
+      try {
+        const ours = new TiktokenCounter(name);
+        for (const text of tricky) assert.equal(ours.count(text), ref.encode(text, 'all').length, `${name}: ${JSON.stringify(text.slice(0, 40))}`);
+      } finally {
+        ref.free();
+      }
+    }
+  });
+
+  it('is exact up to the limit and stops one step past it', () => {
+    const text = bigLog(5000); // about 600 000 characters
+    const fresh = new TiktokenCounter('o200k_base');
+    assert.equal(fresh.countUpTo(text.slice(0, 2000), 10_000), counter.count(text.slice(0, 2000)));
+    const over = fresh.countUpTo(text, 100);
+    assert.ok(over > 100, `${over} is above the limit`);
+    assert.ok(fresh.encodedChars < 2000 + 2 * COUNT_STEP_CHARS, `encoded ${fresh.encodedChars} characters of ${text.length}`);
+    // A bounded result is not cached as the count: the full count is still exact.
+    assert.equal(fresh.count(text), counter.count(text));
+  });
+
+  it('falls back to the whole count for a counter without countUpTo', () => {
+    const plain: Tokenizer = { encoding: 'chars', count: (t) => t.length };
+    assert.equal(countUpTo(plain, 'abcdef', 2), 6);
+  });
+
+  it('firstThatFits rejects a candidate over budget without counting the rest of it', () => {
+    const fresh = new TiktokenCounter('o200k_base');
+    const huge = Array.from({ length: 20_000 }, (_, i) => logLine(i)); // about 2.4 M characters
+    const small = huge.slice(0, 3);
+    const options = { maxTokens: 500, count: (t: string, limit?: number) => countUpTo(fresh, t, limit ?? Infinity) } as TrimOptions;
+    assert.deepEqual(firstThatFits([() => huge, () => small], options), small);
+    const smallChars = small.join('\n').length;
+    assert.ok(fresh.encodedChars <= 2 * COUNT_STEP_CHARS + 200 + smallChars, `encoded ${fresh.encodedChars} characters; the candidate had ${huge.join('\n').length}`);
+  });
+
+  it('chain/trim counts a trimmed tool output over 64 KiB only up to the zone and a sample: its original size is an estimate, flagged', () => {
+    const fresh = new TiktokenCounter('o200k_base');
+    const text = bigLog(6000) + '\n2026-11-12T10:01:00.000Z ERROR 4821 --- [exec-1] c.a.p.api.ApiExceptionHandler : Ledger call failed: Read timed out after 3000ms';
+    assert.ok(Buffer.byteLength(text) > EXACT_ORIGINAL_BYTES);
+    const out = trimToolOutputs([{ path: 'logs/app.log', size: Buffer.byteLength(text), lines: () => linesOf(text) }], defaultPolicy(), fresh);
+    const trimmed = out.decisions.trimmed ?? [];
+    assert.equal(trimmed.length, 1);
+    assert.equal(trimmed[0].original_tokens, estimateBySample(counter, text).tokens);
+    assert.equal(trimmed[0].original_tokens_exact, false);
+    const exact = counter.count(text);
+    assert.ok(Math.abs(Number(trimmed[0].original_tokens) - exact) <= exact * 0.02, `estimate ${trimmed[0].original_tokens} vs exact ${exact}`);
+    // Before: the text itself was counted whole for the record; now the sample and what the trim needs.
+    assert.ok(fresh.encodedChars < 0.25 * text.length, `encoded ${fresh.encodedChars} characters for a ${text.length}-character output`);
+  });
+
+  it('chain/trim counts a trimmed tool output of at most 64 KiB exactly, once', () => {
+    const fresh = new TiktokenCounter('o200k_base');
+    const text = bigLog(500) + '\n2026-11-12T10:01:00.000Z ERROR 4821 --- [exec-1] c.a.p.api.ApiExceptionHandler : Ledger call failed: Read timed out after 3000ms';
+    assert.ok(Buffer.byteLength(text) <= EXACT_ORIGINAL_BYTES && counter.count(text) > defaultPolicy().zones.tool_results.max_tokens);
+    const out = trimToolOutputs([{ path: 'logs/app.log', size: Buffer.byteLength(text), lines: () => linesOf(text) }], defaultPolicy(), fresh);
+    const [entry] = out.decisions.trimmed ?? [];
+    assert.deepEqual([entry.original_tokens, entry.original_tokens_exact], [counter.count(text), true]);
+    assert.ok(fresh.encodedChars < 1.1 * text.length, `encoded ${fresh.encodedChars} characters for a ${text.length}-character output`);
+  });
+
+  it('estimateBySample counts short texts exactly and a long one from SAMPLE_PIECES pieces, per encoding', () => {
+    const short = bigLog(100);
+    assert.deepEqual(estimateBySample(counter, short), { tokens: counter.count(short), sampledChars: short.length });
+    const long = bigLog(3000) + '\n' + 'これは日本語の文です。'.repeat(4000);
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const fresh = new TiktokenCounter(encoding);
+      const est = estimateBySample(fresh, long);
+      assert.equal(fresh.encodedChars, est.sampledChars);
+      assert.ok(est.sampledChars <= SAMPLE_PIECES * (SAMPLE_PIECE_CHARS + SAMPLE_PIECE_CHARS / 2), `${est.sampledChars} characters sampled`);
+      assert.equal(est.tokens, estimateBySample(new TiktokenCounter(encoding), long).tokens, 'deterministic');
+      const exact = new TiktokenCounter(encoding).count(long);
+      assert.ok(Math.abs(est.tokens - exact) <= exact * 0.1, `${encoding}: estimate ${est.tokens} vs exact ${exact}`);
+    }
+  });
+});
+
+describe('piecewise counting of long texts (a whole request)', () => {
+  // Every tricky text twice, then as JSON (the serialized request escapes its newlines): about 160 K characters.
+  const long = [...tricky, ...tricky, JSON.stringify({ content: tricky.join('\n') }), ...tricky].join('\n').repeat(4);
+
+  it('cuts only at safe cuts, content-defined: an edit leaves the pieces after it the same strings', () => {
+    assert.ok(long.length > 3 * PIECEWISE_CHARS);
+    const cuts = contentCuts(long);
+    assert.equal(cuts.at(-1), long.length);
+    assert.ok(cuts.length > 8, `${cuts.length} pieces`);
+    for (let i = 0; i < cuts.length - 1; i++) {
+      assert.equal(safeCut(long, cuts[i]), cuts[i], `cut ${i} at ${cuts[i]} is safe`);
+      assert.ok(cuts[i] - (cuts[i - 1] ?? 0) >= 2048);
+    }
+    const pieces = (t: string) => contentCuts(t).map((c, i, all) => t.slice(all[i - 1] ?? 0, c));
+    const at = Math.floor(long.length / 3);
+    const edited = long.slice(0, at) + ' Edit 7: the ledger retry now backs off. ' + long.slice(at);
+    const before = pieces(long);
+    const after = new Set(pieces(edited));
+    const kept = before.filter((p) => after.has(p)).join('').length;
+    assert.ok(kept > 0.85 * long.length, `${kept} of ${long.length} characters are in pieces the edit left as they were`);
+  });
+
+  it('counts exactly as the reference tokenizer, and after a small edit encodes only the pieces around it', () => {
+    const ref = get_encoding('o200k_base');
+    try {
+      const fresh = new TiktokenCounter('o200k_base');
+      assert.equal(fresh.count(long), ref.encode(long, 'all').length);
+      const at = Math.floor(long.length / 2);
+      const edited = long.slice(0, at) + ' one more word' + long.slice(at);
+      const encoded = fresh.encodedChars;
+      assert.equal(fresh.count(edited), ref.encode(edited, 'all').length);
+      assert.ok(fresh.encodedChars - encoded < 0.2 * long.length, `encoded ${fresh.encodedChars - encoded} of ${edited.length} characters again`);
+    } finally {
+      ref.free();
+    }
+  });
+});
