@@ -1,7 +1,7 @@
 import { formatNumber } from './format';
 import type { Manifest } from './report/manifest';
 
-export type RunLogEntry = { kind: 'ok'; manifest: Manifest } | { kind: 'empty' | 'refused' | 'error'; message: string };
+export type RunLogEntry = { kind: 'ok'; manifest: Manifest; timings?: { stage: string; ms: number }[] } | { kind: 'empty' | 'refused' | 'error'; message: string };
 
 const STAGES: [keyof Manifest, string][] = [
   ['selected', 'selected'],
@@ -19,6 +19,7 @@ export function runLogLines(entry: RunLogEntry, ms: number | undefined): string[
   if (entry.kind !== 'ok') return [`run ${entry.kind}${took}: ${entry.message.split('\n')[0]}`, ...entry.message.split('\n').slice(1)];
   const m = entry.manifest;
   const lines = [`run ok${took}: ${m.model} (${m.encoding}), ${formatNumber(m.budget.final)} / ${formatNumber(m.budget.max_input)} tokens, protected ${formatNumber(m.budget.mandatory)}`];
+  if (entry.timings?.length) lines.push(`  stages: ${entry.timings.map((t) => `${t.stage} ${t.ms < 10 ? t.ms.toFixed(1) : formatNumber(t.ms)} ms`).join(' · ')}`);
   for (const [key, label] of STAGES) {
     const list = m[key] as { source: string; reason: string }[];
     lines.push(`  ${label}: ${list.length}`);

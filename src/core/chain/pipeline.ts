@@ -16,6 +16,7 @@ import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
 import { indexBlock, INDEXABLE, summaryText } from './index-block';
 import { prune } from './prune';
+import { Stopwatch } from './stopwatch';
 import { applyOverrides, refuseOverflowingIncludes } from './overrides';
 import { wrap, type NeutralRequest } from './render';
 import { cacheKeyOf, RequestCounter } from './request-count';
@@ -57,6 +58,8 @@ export interface Assembly {
   blocks: Block[];
   manifest: Manifest;
   trace: string;
+  /** How long each stage took, in order (for the log; nothing in the request or the manifest depends on it). */
+  timings?: { stage: string; ms: number }[];
 }
 
 export const DEFAULT_MODEL = 'gpt-4o';
@@ -76,9 +79,10 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const counter = new RequestCounter(tokenizer, model, policy.envelope.output_reserve, shape, stream, cacheKeyOf(snapshot.root));
   const exact = (b: Block): Block => (b.exact ? b : { ...b, tokens: tokenizer.count(wrap(b)), exact: true });
 
-  const collected = collect(snapshot);
-  const ranked = rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex);
-  const pruned = applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides);
+  const watch = new Stopwatch();
+  const collected = watch.lap('collect', collect(snapshot));
+  const ranked = watch.lap('relevance', rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex));
+  const pruned = watch.lap('prune + overrides', applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides));
   let store = options.offloadStore;
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
     policy,
@@ -86,8 +90,9 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     store: () => (store ??= openOffloadStore(offloadLocation(snapshot.root, policy), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, options.now)),
     display: (abs) => displayPath(snapshot.root, abs),
   });
+  watch.lap('offload', offload);
   const toolOutputs: TrimInput[] = [...collected.value.toolOutputs, ...offload.value.inline];
-  const trimmed = trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens);
+  const trimmed = watch.lap('trim', trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens));
   const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy, {
     constraints: constraintsFrom(pruned.value.kept),
     knownSources: snapshot.files.map((f) => f.path),
@@ -95,6 +100,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     tokenizer,
     store: options.sessionStore,
   });
+  watch.lap('session', session);
 
   const outputBySource = new Map(toolOutputs.map((o) => [o.path, o]));
   const retrimTo = (block: Block, target: number) =>
@@ -110,6 +116,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
     shrink: retrimTo,
   });
+  watch.lap('fill', filled);
   refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
   const overflowDocs = filled.value.overflow.filter((b) => INDEXABLE.has(b.kind));
@@ -123,6 +130,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     summarize: (block) => exact({ ...block, text: summaryText(block), meta: { ...block.meta, summarized: true }, exact: false }),
   });
 
+  watch.lap('enforce', enforced);
   const sent = enforced.value.blocks;
   const neutral = counter.render(sent);
   const request = shapeRequest(neutral, shape, stream);
@@ -144,7 +152,9 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     toolResultsCap: policy.zones.tool_results.max_tokens,
     cache: counter.prefix(neutral, options.previousPrefixHash),
   });
-  return { neutral, request, serialized, blocks: sent, manifest, trace: renderTrace(manifest) };
+  const trace = renderTrace(manifest);
+  watch.lap('render + report', trace);
+  return { neutral, request, serialized, blocks: sent, manifest, trace, timings: watch.laps };
 }
 
 function disclosedDecision(b: Block): Decision {
