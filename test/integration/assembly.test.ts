@@ -57,10 +57,15 @@ suite('preview, trees and status bar', () => {
     assert.ok(accepted.children!.some((n) => n.label.startsWith('ADR-012')));
     assert.ok(retired.children!.some((n) => n.label.startsWith('ADR-008') && n.description!.endsWith('superseded')));
     assert.match(accepted.children!.find((n) => n.label.startsWith('ADR-012'))!.description!, / · accepted · relevance \d\.\d\d · selected$/);
+    // One figure per block: the index shows the count the manifest has for what was sent (exact, no ~), an estimate (~) otherwise.
+    const manifest = a.service.state.kind === 'ok' ? a.service.state.assembly.manifest : undefined;
+    const adr12 = manifest!.selected.find((d) => d.source.includes('adr-012'))!;
+    assert.ok(accepted.children!.find((n) => n.label.startsWith('ADR-012'))!.description!.startsWith(`${String(adr12.tokens).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f')} tok · `));
     const arch = groups[3].children!.find((n) => n.open?.source === 'docs/architecture.md');
     assert.ok(arch, 'architecture.md is in the index');
     assert.match(arch!.tooltip!, /indexed: (did not fit the budget|below the relevance threshold)/);
     assert.ok(arch!.open!.line! >= 1, 'opens at its heading');
+    assert.match(arch!.description!, /^~[\d\u202f]+ tok · /, 'a document that was not sent shows an estimate');
     assert.equal(groups[4].children![0].label, 'application.log');
   });
 

@@ -35,6 +35,13 @@ export function indexNodes(state: AssemblyState): Node[] {
     if (i) return `indexed: ${i.reason}`;
     return undefined;
   };
+  /** One figure per source, the manifest's: exact for a block that was sent (counted), `~` for an estimate. */
+  const figure = (source: string, estimate: number) => {
+    const sent = manifest?.selected.find((s) => s.source === source && typeof s.tokens === 'number');
+    if (sent) return tokens(Number(sent.tokens));
+    const other = [...(manifest?.rejected ?? []), ...(manifest?.indexed ?? [])].find((s) => s.source === source && typeof s.tokens === 'number');
+    return tokens(other ? Number(other.tokens) : estimate, true);
+  };
   const relevance = (source: string) => {
     const d = [...(manifest?.selected ?? []), ...(manifest?.indexed ?? []), ...(manifest?.rejected ?? [])].find((s) => s.source === source && typeof s.relevance === 'number');
     return d ? `relevance ${Number(d.relevance).toFixed(2)}` : undefined;
@@ -47,7 +54,7 @@ export function indexNodes(state: AssemblyState): Node[] {
   const instructions: Node[] = snapshot.instructions.map((a) => ({
     id: `idx:instr:${a.path}`,
     label: a.path,
-    description: `${tokens(Math.ceil(a.text.length / 3.6), true)} · ${a.mode} · ${verdict(a.path) ?? ''}`,
+    description: `${figure(a.path, Math.ceil(a.text.length / 3.6))} · ${a.mode} · ${verdict(a.path) ?? ''}`,
     icon: a.mode === 'mandatory' ? 'law' : a.mode === 'conditional' ? 'filter' : 'list-tree',
     tooltip: meta([['Source', a.path], ['Family', a.family], ['Mode', `${a.mode} (${a.rule})`], ['Applies to', a.scope ? `${a.scope}/**` : 'the whole workspace'], ['Globs', a.globs?.join(', ')], ['In this request', verdict(a.path)]]),
     open: { source: a.path, line: a.bodyLine },
@@ -60,7 +67,7 @@ export function indexNodes(state: AssemblyState): Node[] {
     return {
       id: `idx:doc:${d.path}`,
       label: d.decision ? `${d.decision.id} ${d.title}` : d.title,
-      description: [tokens(Math.ceil(d.body.length / 3.6), true), status === 'proposed' || status === 'draft' ? `${status}, not in force` : status, relevance(d.path), shortVerdict(verdict(d.path))].filter(Boolean).join(' · '),
+      description: [figure(d.path, Math.ceil(d.body.length / 3.6)), status === 'proposed' || status === 'draft' ? `${status}, not in force` : status, relevance(d.path), shortVerdict(verdict(d.path))].filter(Boolean).join(' · '),
       icon,
       iconColor: color,
       tooltip: meta([
