@@ -26,7 +26,7 @@ export function registerControl(context: vscode.ExtensionContext, service: Assem
   registerOverrides(context, service, pins);
   const diagnostics = registerDiagnostics(context, service);
   const log = registerLog(context, service);
-  registerSettingCommands(context);
+  registerSettingCommands(context, () => service.host.settings);
   const setKeys = (state: AssemblyState) => {
     const keys = sessionKeys(state, service.sessionStore);
     void vscode.commands.executeCommand('setContext', 'contextControl.hasSession', keys.hasSession);

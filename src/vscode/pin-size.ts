@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { maxInput } from '../core/policy';
 import { pinSizeVerdict, SLOW_PIN_BYTES } from '../core/sources/pin-budget';
 import type { AssemblyService } from './assembly';
-import { readSettings } from './settings';
 
 export const PIN_ANYWAY = 'Pin Anyway';
 
@@ -24,7 +23,7 @@ export async function confirmPinSize(uri: vscode.Uri, source: string, service: A
     return true; // the pin reports the unreadable file itself
   }
   const state = service.state;
-  const max = state.kind === 'ok' ? state.assembly.manifest.budget.max_input : maxInput(service.policy(readSettings()));
+  const max = state.kind === 'ok' ? state.assembly.manifest.budget.max_input : maxInput(service.policy());
   const room = state.kind === 'ok' ? state.assembly.manifest.budget.max_input - state.assembly.manifest.budget.final : state.kind === 'refused' ? 0 : undefined;
   const verdict = pinSizeVerdict(source, bytes, max, room);
   if (!verdict.ask) return true;

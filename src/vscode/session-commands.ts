@@ -5,7 +5,6 @@ import { sessionWorkspace } from '../core/session/maintenance';
 import { undoRecord } from '../core/session/summary-store';
 import type { AssemblyService } from './assembly';
 import { summaryFromModel } from './model-summary';
-import { readSettings } from './settings';
 
 const EDIT_HEADER = '# Context Control: edit this session summary, then run "Context Control: Store Edited Session Summary".\n# It is validated before it is stored: a hypothesis may not become a fact, pinned constraints must stay.\n';
 
@@ -19,7 +18,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
   const workspace = () => {
     const root = service.workspaceRoot;
     if (!root) throw new Error('open a folder first');
-    return sessionWorkspace(root, service.policy(readSettings()), service.sessionStore, pins());
+    return sessionWorkspace(root, service.policy(), service.sessionStore, pins());
   };
   const run =
     <A extends unknown[]>(fn: (...args: A) => Promise<unknown> | unknown) =>
@@ -41,7 +40,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
         const ws = workspace();
         const preview = previewCompaction(ws.input);
         if (!preview) return void vscode.window.showInformationMessage('Context Control: every stored group is replayed raw: there is nothing to compact.');
-        const settings = readSettings();
+        const settings = service.host.settings;
         let how = options?.with;
         if (!how) {
           const modelChoice = settings.provider === 'dry-run' ? [] : [{ label: `Summarize with ${settings.provider} (${settings.model})`, detail: `Sends ${preview.folded.ids.length} session events to the model, with the summary's JSON schema; validated before it is stored.`, how: 'model' as const }];

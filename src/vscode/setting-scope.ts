@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { modelBelongsElsewhere, PROVIDER_MODELS } from '../core/providers/models';
-import { readSettings, SECTION } from './settings';
+import { SECTION, type Settings } from './settings';
 
 type Scope = { label: string; description: string; target: vscode.ConfigurationTarget };
 
@@ -37,8 +37,7 @@ export async function pickModel(provider: string, current?: string): Promise<str
 }
 
 /** Switch provider; a model of another provider (gpt-4o for Anthropic) is replaced by one the user picks, default first. */
-export async function changeProvider(provider: string): Promise<boolean> {
-  const current = readSettings().model;
+export async function changeProvider(provider: string, current: string): Promise<boolean> {
   let model: string | undefined;
   if (modelBelongsElsewhere(provider, current)) {
     model = (await pickModel(provider, undefined)) ?? PROVIDER_MODELS[provider]?.[0];
@@ -46,10 +45,10 @@ export async function changeProvider(provider: string): Promise<boolean> {
   return updateSettings(`the provider ${provider}`, { provider, ...(model ? { model } : {}) });
 }
 
-export function registerSettingCommands(context: vscode.ExtensionContext): void {
+export function registerSettingCommands(context: vscode.ExtensionContext, settings: () => Settings): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('contextControl.pickProviderModel', async () => {
-      const s = readSettings();
+      const s = settings();
       if (s.provider === 'vscode-lm') return vscode.commands.executeCommand('contextControl.selectModel');
       const model = await pickModel(s.provider, s.model);
       if (model) await updateSettings(`the model ${model}`, { model });

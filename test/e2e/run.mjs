@@ -246,7 +246,13 @@ try {
 
   // Further suites: test/e2e/suites/*.mjs, in name order, each `export default async function (h)` with the harness.
   const suites = path.join(import.meta.dirname, 'suites');
-  const harness = { page, test, expect, runCommand, showViews, panelFrame, shot, statusText, waitForStatus, workspace, repo };
+  /** Show the Context Control container; its activity-bar icon toggles the side bar, so click only when it is not showing. */
+  const showContainer = async () => {
+    const header = page.locator('.part.sidebar .pane-header').filter({ hasText: /^(Request|Index|Manifest|Pinned)$/i }).first();
+    if (!(await header.isVisible().catch(() => false))) await page.locator('.activitybar [aria-label^="Context Control"]').first().click();
+    await header.waitFor({ timeout: 10_000 });
+  };
+  const harness = { page, test, expect, runCommand, showViews, showContainer, panelFrame, shot, statusText, waitForStatus, workspace, repo };
   for (const file of fs.existsSync(suites) ? fs.readdirSync(suites).filter((f) => f.endsWith('.mjs')).sort() : []) {
     const suite = await import(path.join(suites, file));
     // A suite starts from a quiet workbench: no menu or quick pick left open by the one before.

@@ -187,7 +187,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       send: (m) => this.actions.send(m.task),
       cancel: () => this.actions.cancel(),
       setTask: (m) => this.actions.setTask(m.task),
-      setProvider: (m) => PROVIDERS.includes(m.provider) && changeProvider(m.provider),
+      setProvider: (m) => PROVIDERS.includes(m.provider) && changeProvider(m.provider, this.actions.settings().model),
       setModel: (m) => updateSettings(`the model ${m.model}`, { model: m.model }),
       setPolicy: (m) => !m.policyPath.split(/[\\/]/).includes('..') && updateSettings(`the policy ${m.policyPath}`, { policyPath: m.policyPath }),
       copyRequest: () => this.actions.copyRequest(),

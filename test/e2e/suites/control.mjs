@@ -38,7 +38,7 @@ export default async function control(h) {
   };
 
   await test('the Index item context menu offers Include, Exclude, Pin, Open and Copy; Include writes the shared overrides file', async () => {
-    await page.locator('.activitybar [aria-label^="Context Control"]').first().click();
+    await h.showContainer();
     await showViews('Index');
     const item = row('Payment service runbook');
     await item.waitFor({ timeout: 20_000 });
@@ -61,7 +61,11 @@ export default async function control(h) {
     await viaMenu('Exclude from Request', 'the exclude in .context/overrides.json', () => read()?.exclude?.includes('docs/runbook.md') && !read()?.include?.includes('docs/runbook.md'));
     await row('Payment service runbook').filter({ hasText: 'excluded by you' }).waitFor({ timeout: 20_000 });
     await settled('Include in Request');
-    await row('Payment service runbook').click({ button: 'right' });
-    await viaMenu('Clear Include/Exclude', 'the overrides file to go', () => !fs.existsSync(overrides));
+    // Clear through the row's inline action (the context menu's Include and Exclude are driven above).
+    for (let attempt = 1; !(await until('the overrides file to go', () => !fs.existsSync(overrides), attempt === 1 ? 0 : 8_000).then(() => true, () => false)); attempt++) {
+      if (attempt > 3) throw new Error('Clear Include/Exclude did not remove .context/overrides.json');
+      await row('Payment service runbook').hover();
+      await row('Payment service runbook').locator('.actions [aria-label="Clear Include/Exclude"]').first().click({ timeout: 10_000 }).catch(() => {});
+    }
   });
 }

@@ -25,7 +25,7 @@ export default async function (h) {
   };
 
   await test('panel: the Not-sent section groups what was left out, with reasons that wrap and per-item actions', async () => {
-    await page.locator('.activitybar [aria-label^="Context Control"]').first().click();
+    await h.showContainer();
     await showViews('Request');
     const panel = await panelFrame();
     await panel.locator('#tab-blocks').click();
@@ -124,6 +124,11 @@ export default async function (h) {
   await test('panel: a refused request lists the protected blocks with Unpin and Open; Copy and Export say why not', async () => {
     const panel = await panelFrame();
     await panel.locator('#not-sent .ns-item').filter({ hasText: 'docs/architecture.md' }).first().locator('button.act-pin').click();
+    // The file's estimate is over the free room: the pin-size prompt asks first, with both figures.
+    const dialog = page.locator('.monaco-dialog-box').filter({ hasText: 'docs/architecture.md' });
+    await dialog.waitFor({ timeout: 20_000 });
+    expect(/~[\d\u202f]+ tokens/.test((await dialog.textContent()) ?? ''), 'the prompt gives the estimate');
+    await dialog.locator('.monaco-button').filter({ hasText: 'Pin Anyway' }).first().click();
     const refused = panel.locator('#refused');
     await refused.waitFor({ timeout: 60_000 });
     const pinned = refused.locator('.refused-block').filter({ hasText: 'docs/architecture.md' });
