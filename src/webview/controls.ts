@@ -3,14 +3,24 @@ import { requestBlocked, sendBlocked } from '../core/panel/gates';
 import { el } from './dom';
 import { send, ui } from './state';
 
+const TASK_DEBOUNCE_MS = 600;
+
 export function taskBox(): HTMLElement {
   const area = el('textarea', { id: 'task', rows: '4', placeholder: 'Describe the task, or give a task file path (e.g. ticket.md). Ctrl+Enter previews.', 'aria-label': 'Task' });
   area.value = ui.task;
+  // The host re-assembles on every change of the task, typing included (a pause of TASK_DEBOUNCE_MS), as for any input.
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const commit = () => {
+    clearTimeout(pending);
+    send({ type: 'setTask', task: area.value });
+  };
   area.addEventListener('input', () => {
     ui.task = area.value;
     refreshGates();
+    clearTimeout(pending);
+    pending = setTimeout(commit, TASK_DEBOUNCE_MS);
   });
-  area.addEventListener('change', () => send({ type: 'setTask', task: area.value }));
+  area.addEventListener('change', commit);
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();

@@ -32,7 +32,14 @@ export default async function control(h) {
       } catch (e) {
         await page.keyboard.press('Escape');
         if (attempt === 3) throw e;
-        await row('Payment service runbook').click({ button: 'right' });
+        // A re-render of the tree can close the menu under the click: the row's inline action runs the same command.
+        await row('Payment service runbook').hover();
+        await row('Payment service runbook').locator(`.actions [aria-label="${label}"]`).first().click({ timeout: 10_000 }).catch(() => {});
+        try {
+          return await until(what, probe, 8_000);
+        } catch {
+          await row('Payment service runbook').click({ button: 'right' });
+        }
       }
     }
   };
