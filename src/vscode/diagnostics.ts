@@ -4,11 +4,9 @@ import * as vscode from 'vscode';
 import { problemsOf, type Problem } from '../core/problems';
 import type { AssemblyService, AssemblyState } from './assembly';
 
-const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  information: vscode.DiagnosticSeverity.Information,
-};
+/** Problems' severities as VS Code's (a function: nothing of the vscode API is touched while the bundle loads). */
+const severity = (s: Problem['severity']): vscode.DiagnosticSeverity =>
+  s === 'error' ? vscode.DiagnosticSeverity.Error : s === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
 
 /** The problems of the last assembly, by workspace file. */
 export function problemsOfState(state: AssemblyState, root: string): Problem[] {
@@ -38,7 +36,7 @@ export function registerDiagnostics(context: vscode.ExtensionContext, service: A
     for (const p of problemsOfState(state, root)) {
       const line = Math.max(0, p.line - 1);
       const range = new vscode.Range(line, Math.max(0, (p.column ?? 1) - 1), line, Number.MAX_SAFE_INTEGER);
-      const d = new vscode.Diagnostic(range, p.message, SEVERITY[p.severity]);
+      const d = new vscode.Diagnostic(range, p.message, severity(p.severity));
       d.source = 'Context Control';
       byFile.set(p.file, [...(byFile.get(p.file) ?? []), d]);
     }
