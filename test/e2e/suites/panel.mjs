@@ -71,7 +71,7 @@ export default async function (h) {
     expect(focused === 'Copy', `End in the toolbar focused ${focused}`);
     await settle(page);
     await bar.scrollIntoViewIfNeeded();
-    await shot('overrides-menu', { locator: sidebar() });
+    await shot('panel-block-actions', { locator: sidebar() });
     await page.keyboard.press('Enter');
     await page.locator('.notifications-toasts').filter({ hasText: /copied application\.log as sent \([\d\u202f]+ tokens\)/ }).waitFor({ timeout: 15_000 });
   });
