@@ -2,13 +2,11 @@
  * The host side of the panel's per-block actions and details: what the panel shows beyond the sent blocks (from
  * the manifest or the refusal), and Include / Exclude / Pin / Open / Copy / Unpin on one block or not-sent item.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatNumber } from '../../core/format';
 import { envelopeParts } from '../../core/panel/envelope';
 import { notSentOf } from '../../core/panel/not-sent';
-import { applyOverride, OVERRIDES_FILE } from '../../core/panel/override-file';
 import { fileOf, isWholeFile } from '../../core/panel/source';
 import { traceRows } from '../../core/panel/trace-table';
 import { mandatoryBreakdown } from '../../core/report/trace';
@@ -65,32 +63,9 @@ function pinsOf(blocks: { id: string }[]): Record<string, string> {
   return Object.fromEntries(blocks.filter((b) => b.id.startsWith('pinned:')).map((b) => [b.id, b.id.slice('pinned:'.length)]));
 }
 
-async function hasCommand(id: string): Promise<boolean> {
-  return (await vscode.commands.getCommands(true)).includes(id);
-}
-
-/** Include or exclude a whole file: through control's command when it exists, else the shared overrides file. */
-async function override(service: PanelActionTarget, action: 'include' | 'exclude', file: string): Promise<void> {
-  const command = `contextControl.${action}`;
-  if (await hasCommand(command)) {
-    await vscode.commands.executeCommand(command, file);
-    return;
-  }
-  const root = service.workspaceRoot;
-  if (!root) return;
-  const target = path.join(root, OVERRIDES_FILE);
-  let current: { include?: unknown; exclude?: unknown } = {};
-  if (fs.existsSync(target)) {
-    try {
-      current = JSON.parse(fs.readFileSync(target, 'utf8')) as typeof current;
-    } catch (e) {
-      throw new Error(`${OVERRIDES_FILE} is not valid JSON (${(e as Error).message}): fix or delete it first`);
-    }
-  }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, JSON.stringify(applyOverride(current, action, file), null, 2) + '\n');
-  void vscode.window.showInformationMessage(`Context Control: ${file} ${action === 'include' ? 'included in' : 'excluded from'} the request (${OVERRIDES_FILE}).`);
-  await service.run();
+/** Include or exclude a whole file: the same command as the Index and Manifest items (`.context/overrides.json`). */
+async function override(action: 'include' | 'exclude', file: string): Promise<void> {
+  await vscode.commands.executeCommand(`contextControl.${action}`, file);
 }
 
 /** What Copy puts on the clipboard: a sent block's text in the current request, else the source's path. */
@@ -139,7 +114,7 @@ async function act(m: PanelActionMessage, service: PanelActionTarget): Promise<v
     case 'include':
     case 'exclude':
       if (!isWholeFile(m.source)) throw new Error(`${m.source} is not a workspace file: only whole files can be ${m.action}d`);
-      await override(service, m.action, m.source);
+      await override(m.action, m.source);
       return;
   }
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { noTask, requestBlocked, sendBlocked, sessionBlocked } from '../../../src/core/panel/gates';
-import { applyOverride } from '../../../src/core/panel/override-file';
 import { fileOf, isBuiltin, isWholeFile } from '../../../src/core/panel/source';
 
 const ok = { task: 'fix the 400', status: 'ok' as const, trusted: true, busy: false };
@@ -43,14 +42,5 @@ describe('panel sources and the overrides file', () => {
     assert.equal(fileOf('.context/session.jsonl#e17'), '.context/session.jsonl');
     assert.equal(isWholeFile('docs/runbook.md#L1-L8'), false);
     assert.equal(isWholeFile('docs/runbook.md'), true);
-  });
-
-  it('include and exclude move a path between the two lists, sorted, and keep unknown entries out', () => {
-    const a = applyOverride({}, 'include', 'docs/b.md');
-    assert.deepEqual(a, { include: ['docs/b.md'], exclude: [] });
-    const b = applyOverride({ ...a, exclude: ['z.md', 3] }, 'include', 'docs/a.md');
-    assert.deepEqual(b, { include: ['docs/a.md', 'docs/b.md'], exclude: ['z.md'] });
-    assert.deepEqual(applyOverride(b, 'exclude', 'docs/a.md'), { include: ['docs/b.md'], exclude: ['docs/a.md', 'z.md'] });
-    assert.deepEqual(applyOverride(b, 'include', 'docs/a.md'), b);
   });
 });
