@@ -3,10 +3,8 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import type { Policy } from '../policy';
-import { fileLines } from '../sources/scan';
-import { STREAM_CHUNK_BYTES } from '../trim/lines';
+import { redactedFileLines } from '../trim/lines';
 import { isSecretPath } from '../redact/files';
-import { redactLines } from '../sources/secrets';
 import type { Lines } from '../trim/types';
 
 /** A tool result returned in this step (`--tool-result NAME=FILE`, or the host's tool calls). */
@@ -71,7 +69,7 @@ export function loadToolResults(root: string, specs: ToolResultSpec[], policy: P
       workspacePath,
       size: stat.size,
       format: formatOf.find((f) => f.test(matchOn))?.format,
-      lines: redactLines(() => fileLines(abs, STREAM_CHUNK_BYTES)),
+      lines: redactedFileLines(abs),
     };
   });
 }

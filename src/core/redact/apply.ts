@@ -133,6 +133,11 @@ export function holdsSecret(text: string): boolean {
   return HINT.test(text) && hitsOf(text, RULES).length > 0;
 }
 
+/** Redact one line of a stream, as `redactLines` does for a line outside a private key block. */
+export function redactLine(line: string): string {
+  return line.length > 0 ? scan(line, RULES).text : line;
+}
+
 const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const KEY_END = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 

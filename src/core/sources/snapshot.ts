@@ -8,12 +8,11 @@ import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { cachedDocument } from './document-cache';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
-import { fileLines, fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
+import { fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
 import { offloadLocation } from '../offload/location';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
-import { STREAM_CHUNK_BYTES } from '../trim/lines';
+import { redactedFileLines } from '../trim/lines';
 import { readPinsFile, resolvePinFiles, PINS_FILE, type StoredPin } from './pins';
-import { redactLines } from './secrets';
 import { mergeOverrides, overrideFor, readOverridesFile, OVERRIDES_FILE, type Overrides } from './overrides';
 import { withoutSecrets } from '../redact/apply';
 import { readSessionChecked } from '../session/file';
@@ -215,7 +214,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
         });
       }
     } else if (toolGlob(p) || formatOf.some((f) => f.test(p))) {
-      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, mtimeMs: file.mtimeMs, format: formatOf.find((f) => f.test(p))?.format, lines: redactLines(() => fileLines(path.join(root, p), STREAM_CHUNK_BYTES)) });
+      if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, mtimeMs: file.mtimeMs, format: formatOf.find((f) => f.test(p))?.format, lines: redactedFileLines(path.join(root, p)) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
       tryRead(file, (text) => {

@@ -1,3 +1,7 @@
+import { redactLines } from '../redact/apply';
+import { fileLines } from '../sources/line-reader';
+import type { Lines } from './types';
+
 /** Small helpers shared by the trimmers: clipping long lines and the markers that say what went. */
 
 /** Every marker a trimmer writes starts with this, so kept lines can be told from notes. */
@@ -88,6 +92,14 @@ export function own(line: string): string {
  * megabyte string at a time promotes it out of the young generation).
  */
 export const STREAM_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A file's lines as tool output is read: streamed, secrets redacted. They name their file, so the log scan can read
+ * its bytes instead (log-bytes.ts) and decode only the lines it needs.
+ */
+export function redactedFileLines(abs: string): Lines {
+  return Object.assign(redactLines(() => fileLines(abs, STREAM_CHUNK_BYTES)), { file: abs });
+}
 
 /** All the lines, joined: only for inputs already known to be small. */
 export function joinLines(lines: () => Iterable<string>): string {

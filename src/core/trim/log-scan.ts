@@ -2,12 +2,13 @@ import { own } from './lines';
 import { correlationId, isCauseLine, isStackLine, shortMessage, timestampOf } from './log-parse';
 import { severityOf } from './severity';
 import { TemplateMiner, templateText, type Cluster } from './templates';
+import type { LineIndex } from './byte-lines';
+import { scanFileBytes } from './log-bytes';
 import type { Lines } from './types';
 
 /**
- * The two streaming passes of the log trimmer. Pass 1 finds the errors (their ids, times and stack extents) and
- * groups equal ones; pass 2 gathers only the lines any candidate could keep into a small pool. Neither holds the
- * log: memory is bounded by the caps below, whatever the size of the input.
+ * Pass 1 of the log trimmer: it finds the errors (their ids, times and stack extents) and groups equal ones
+ * (pass 2 is log-pool.ts). It never holds the log: memory is bounded by the caps below, whatever the input's size.
  */
 
 /** Distinct templates itemised per severity; more are counted only. */
@@ -16,8 +17,6 @@ const MAX_GROUPS = 300;
 const MAX_IDS = 3;
 /** Occurrences of one error located individually; more are counted, with their last time. */
 const MAX_SITES_PER_GROUP = 50;
-/** Correlated lines pooled per error (the nearest ones win). */
-const MAX_CORR_PER_SITE = 48;
 /** Stack lines past the cap that are still kept: root causes, Python's closing exception line. */
 const MAX_CAUSES = 3;
 
@@ -59,74 +58,103 @@ export interface LogScan {
   /** Error and warning lines whose template came after MAX_GROUPS distinct ones. */
   uncounted: number;
   uncountedWarnings: number;
+  /** Where a file's lines start (set when it was scanned from its bytes), for pass 2 to read only what it needs. */
+  file?: LineIndex;
 }
 
 /**
  * Scans by input: measuring the evidence and trimming read the same `lines` (one snapshot's file), so the first
- * pass is made once. Keyed weakly by the function, so a new snapshot (new functions) scans afresh.
+ * pass is made once. Keyed weakly by the function, so a new snapshot (new functions) scans afresh. A file's lines
+ * (`lines.file`) are scanned from its bytes (log-bytes.ts), the same rules without decoding the info lines.
  */
 const scans = new WeakMap<Lines, LogScan>();
 
 /** Pass 1: errors and warnings, grouped by template; only errors get sites (their lines are kept verbatim). */
 export function scanErrors(lines: Lines): LogScan {
   let scan = scans.get(lines);
-  if (!scan) scans.set(lines, (scan = scanLines(lines)));
+  if (!scan) scans.set(lines, (scan = (lines.file !== undefined ? scanFile(lines.file) : undefined) ?? scanLines(lines)));
   return scan;
 }
 
+/** Pass 1 from the file's bytes; undefined when the streamed lines must be read instead (log-bytes.ts). */
+function scanFile(abs: string): LogScan | undefined {
+  const scanner = new ErrorScanner();
+  const file = scanFileBytes(abs, scanner, CORR_RADIUS);
+  return file && { ...scanner.result(), file };
+}
+
 function scanLines(lines: Lines): LogScan {
-  const groups: ErrorGroup[] = [];
-  const byCluster = new Map<string, number>();
-  const miners = { error: new TemplateMiner(MAX_GROUPS), warn: new TemplateMiner(MAX_GROUPS) };
-  const sites: ErrorSite[] = [];
-  let total = 0;
-  let errors = 0;
-  let warnings = 0;
-  let uncounted = 0;
-  let uncountedWarnings = 0;
-  let firstError = -1;
-  let firstWarning = -1;
-  let open: ErrorSite | undefined;
+  const scanner = new ErrorScanner();
+  for (const line of lines()) scanner.line(line);
+  return scanner.result();
+}
+
+/**
+ * Pass 1, one line at a time. `line` takes a decoded line; `info` counts a line known to be an info line that is
+ * no stack line (log-bytes.ts's leading INFO column), which `line` would only count and close the open stack on.
+ */
+export class ErrorScanner {
+  private readonly groups: ErrorGroup[] = [];
+  private readonly byCluster = new Map<string, number>();
+  private readonly miners = { error: new TemplateMiner(MAX_GROUPS), warn: new TemplateMiner(MAX_GROUPS) };
+  private readonly sites: ErrorSite[] = [];
+  total = 0;
+  private errors = 0;
+  private warnings = 0;
+  private uncounted = 0;
+  private uncountedWarnings = 0;
+  private firstError = -1;
+  private firstWarning = -1;
+  private open: ErrorSite | undefined;
   // A warning's stack trace belongs to the warning: its "Caused by: …Exception" lines are not errors of their own.
-  let swallowing = false;
-  for (const line of lines()) {
-    const i = total++;
-    if (swallowing && isStackLine(line)) {
-      if (!open) continue;
+  private swallowing = false;
+
+  info(): void {
+    this.total++;
+    this.open = undefined;
+    this.swallowing = false;
+  }
+
+  /** Count a decoded line; returns the correlation id of the error whose site it opens, if any. */
+  line(line: string): string | undefined {
+    const i = this.total++;
+    if (this.swallowing && isStackLine(line)) {
+      const open = this.open;
+      if (!open) return undefined;
       open.stackEnd = i;
       if (isCauseLine(line)) {
         open.causes.push(i);
         if (open.causes.length > MAX_CAUSES) open.causes.shift();
       }
-      continue;
+      return undefined;
     }
-    open = undefined;
-    swallowing = false;
+    this.open = undefined;
+    this.swallowing = false;
     const severity = severityOf(line);
-    if (severity === 'info') continue;
+    if (severity === 'info') return undefined;
     if (severity === 'error') {
-      errors++;
-      if (firstError < 0) firstError = i;
+      this.errors++;
+      if (this.firstError < 0) this.firstError = i;
     } else {
-      warnings++;
-      if (firstWarning < 0) firstWarning = i;
+      this.warnings++;
+      if (this.firstWarning < 0) this.firstWarning = i;
     }
-    swallowing = true;
+    this.swallowing = true;
     const message = shortMessage(line);
-    const cluster = miners[severity].add(message);
+    const cluster = this.miners[severity].add(message);
     if (!cluster) {
-      if (severity === 'error') uncounted++;
-      else uncountedWarnings++;
-      continue;
+      if (severity === 'error') this.uncounted++;
+      else this.uncountedWarnings++;
+      return undefined;
     }
     const key = `${severity}:${cluster.id}`;
-    let g = byCluster.get(key);
+    let g = this.byCluster.get(key);
     if (g === undefined) {
-      g = groups.length;
-      byCluster.set(key, g);
-      groups.push({ severity, signature: '', cluster, ids: [], count: 0, firstIndex: i, lastIndex: i, sample: own(message), sites: [] });
+      g = this.groups.length;
+      this.byCluster.set(key, g);
+      this.groups.push({ severity, signature: '', cluster, ids: [], count: 0, firstIndex: i, lastIndex: i, sample: own(message), sites: [] });
     }
-    const group = groups[g];
+    const group = this.groups[g];
     const ts = timestampOf(line);
     group.count++;
     group.lastIndex = i;
@@ -136,81 +164,24 @@ function scanLines(lines: Lines): LogScan {
     }
     const corr = correlationId(line);
     if (corr && group.ids.length < MAX_IDS && !group.ids.includes(corr)) group.ids.push(own(corr));
-    if (severity !== 'error' || group.sites.length >= MAX_SITES_PER_GROUP) continue;
-    open = { id: sites.length, group: g, index: i, corr: corr && own(corr), stackEnd: i, causes: [] };
-    group.sites.push(open);
-    sites.push(open);
+    if (severity !== 'error' || group.sites.length >= MAX_SITES_PER_GROUP) return undefined;
+    this.open = { id: this.sites.length, group: g, index: i, corr: corr && own(corr), stackEnd: i, causes: [] };
+    group.sites.push(this.open);
+    this.sites.push(this.open);
+    return this.open.corr;
   }
-  for (const g of groups) g.signature = templateText(g.cluster);
-  const firstEvidence = firstError >= 0 ? firstError : firstWarning;
-  return { total, errors, warnings, firstEvidence, groups, sites, uncounted, uncountedWarnings };
-}
 
-export type ReasonKind = 'self' | 'window' | 'stack' | 'cause' | 'corr';
-
-/** Why a pooled line might be kept: for which error, how, and how far from it (lines, or position in the stack). */
-export interface Reason {
-  site: number;
-  kind: ReasonKind;
-  rank: number;
-}
-
-export interface Pool {
-  lines: Map<number, string>;
-  reasons: Map<number, Reason[]>;
-}
-
-/** Pass 2: gather the lines the most generous candidate could keep. */
-export function gatherPool(lines: Lines, scan: LogScan, window: number, stack: number): Pool {
-  const reasons = new Map<number, Reason[]>();
-  const add = (index: number, reason: Reason) => {
-    if (index < 0 || index >= scan.total) return;
-    const list = reasons.get(index);
-    if (list) list.push(reason);
-    else reasons.set(index, [reason]);
-  };
-  const byCorr = new Map<string, ErrorSite[]>();
-  for (const s of scan.sites) {
-    add(s.index, { site: s.id, kind: 'self', rank: 0 });
-    for (let d = 1; d <= window; d++) {
-      add(s.index - d, { site: s.id, kind: 'window', rank: d });
-      add(s.index + d, { site: s.id, kind: 'window', rank: d });
-    }
-    for (let i = s.index + 1; i <= Math.min(s.stackEnd, s.index + stack); i++) add(i, { site: s.id, kind: 'stack', rank: i - s.index });
-    for (const c of s.causes) if (c > s.index + stack) add(c, { site: s.id, kind: 'cause', rank: c - s.index });
-    if (s.corr) byCorr.set(s.corr, [...(byCorr.get(s.corr) ?? []), s]);
+  result(): LogScan {
+    for (const g of this.groups) g.signature = templateText(g.cluster);
+    const firstEvidence = this.firstError >= 0 ? this.firstError : this.firstWarning;
+    const { total, errors, warnings, groups, sites, uncounted, uncountedWarnings } = this;
+    return { total, errors, warnings, firstEvidence, groups, sites, uncounted, uncountedWarnings };
   }
-  const corrLines = new Map<number, number[]>();
-  const pooled = new Map<number, string>();
-  let i = 0;
-  for (const line of lines()) {
-    let keep = reasons.has(i);
-    const id = byCorr.size > 0 ? correlationId(line) : undefined;
-    const related = id !== undefined ? byCorr.get(id) : undefined;
-    if (related) {
-      keep = true;
-      for (const s of related) {
-        if (s.index === i) continue;
-        const list = corrLines.get(s.id) ?? [];
-        list.push(i);
-        if (list.length > 2 * MAX_CORR_PER_SITE) nearest(list, s.index, MAX_CORR_PER_SITE);
-        corrLines.set(s.id, list);
-      }
-    }
-    if (keep) pooled.set(i, own(line));
-    i++;
-  }
-  for (const [site, list] of corrLines) {
-    const s = scan.sites[site];
-    nearest(list, s.index, MAX_CORR_PER_SITE);
-    for (const index of list) add(index, { site, kind: 'corr', rank: Math.abs(index - s.index) });
-  }
-  for (const index of pooled.keys()) if (!reasons.has(index)) pooled.delete(index);
-  return { lines: pooled, reasons };
 }
 
-/** Keep, in place, the `n` indices nearest to `center`. */
-function nearest(list: number[], center: number, n: number): void {
-  list.sort((a, b) => Math.abs(a - center) - Math.abs(b - center) || a - b);
-  list.length = Math.min(list.length, n);
-}
+/**
+ * Correlated lines are looked for this many lines around their error, at most: a request's lines are written
+ * close together, and a bounded search keeps pass 2 from reading the whole of a large log again.
+ */
+export const CORR_RADIUS = 2_000;
+

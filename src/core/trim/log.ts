@@ -1,7 +1,8 @@
 import { trimCommand } from './command';
 import { clipLine, countRetained, MARK, omitted } from './lines';
 import { timestampOf } from './log-parse';
-import { gatherPool, scanErrors, type ErrorGroup, type LogScan, type Pool } from './log-scan';
+import { gatherPool, type Pool } from './log-pool';
+import { scanErrors, type ErrorGroup, type LogScan } from './log-scan';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
 import { fitsBudget, type Lines, type TemplateCounts, type TrimOptions, type TrimOutput } from './types';
 

@@ -5,9 +5,13 @@
  * exception, denied, refused, timeout, panic, unreachable …), by uncaught stack-trace openers and by exit codes.
  */
 
+import { leadingLevelEnd, leadingLevelOf } from './level-column';
+
 export type Severity = 'error' | 'warn' | 'info';
 
 type Level = Severity;
+
+const CODE_LEVEL: (Level | undefined)[] = [undefined, 'info', 'warn', 'error'];
 
 const WORD_LEVELS: Record<string, Level> = {
   emerg: 'error', emergency: 'error', alert: 'error', crit: 'error', critical: 'error', fatal: 'error', panic: 'error', severe: 'error', error: 'error', err: 'error', failure: 'error',
@@ -91,6 +95,9 @@ export function statedLevel(line: string): Level | undefined {
   if (m) return syslogLevel(Number(m[1]));
   m = JOURNALD_PRI.exec(line);
   if (m) return syslogLevel(Number(m[1]));
+  // A level column at the start is the line's own: `… INFO … upstream said [error]` is an info line.
+  const leading = CODE_LEVEL[leadingLevelOf(line)];
+  if (leading) return leading;
   m = LOGFMT_LEVEL.exec(line);
   if (m && wordLevel(m[1])) return wordLevel(m[1]);
   m = BRACKET_LEVEL.exec(line);
@@ -106,6 +113,8 @@ export function statedLevel(line: string): Level | undefined {
  * header), so the message can be read after it; undefined when the line states no level in a column.
  */
 export function levelColumnEnd(line: string): number | undefined {
+  const leading = leadingLevelEnd(line);
+  if (leading !== undefined) return leading;
   const head = line.length > 160 ? line.slice(0, 160) : line;
   for (const re of [CBS_LEVEL, LOGCAT, KLOG, BRACKET_LEVEL, PLAIN_LEVEL]) {
     const m = re.exec(head);

@@ -41,7 +41,8 @@ export interface TemplateCounts {
   kept_warnings: number;
 }
 
-export type Lines = () => Iterable<string>;
+/** Lines, streamed; `file` when they are a file's lines as `redactedFileLines` reads them (the log scan reads its bytes). */
+export type Lines = (() => Iterable<string>) & { file?: string };
 export type Trimmer = (lines: Lines, options: TrimOptions) => TrimOutput;
 
 /** The marker put in place of the lines a budget cut removed. */

@@ -1,0 +1,187 @@
+import * as fs from 'node:fs';
+import { bomBytes, CHUNK, EVERY, lastLineText, LineReader, lineOf, textOf, type LineIndex } from './byte-lines';
+import { LEVEL_INFO, leadingLevelCode } from './level-column';
+
+/**
+ * Pass 1 of the log scan, on the file's bytes (issue 18: a log scan at byte speed). Most lines of a large log
+ * are info lines that say so in a leading level column (level-column.ts): those are counted and never decoded.
+ * Every other line is decoded as the streamed reader yields it (byte-lines.ts) and given to the scanner. While
+ * it reads, the pass also looks for the correlated lines of each error: the lines within `radius` lines of it
+ * that hold its id's bytes (Buffer#indexOf, before and after), so pass 2 need not read the file again.
+ *
+ * It gives way to the streamed reader when it cannot promise the same lines: a private-key marker (the
+ * redactor drops whole key blocks), a line longer than a chunk, or a file that changed while it was read.
+ */
+
+/** What pass 1 feeds: an info line it did not decode, or a decoded line (which returns the id of the error it opens, if any). */
+export interface LineSink {
+  info(): void;
+  line(text: string): string | undefined;
+}
+
+/** Every private-key marker the redactor acts on holds these bytes; Buffer#indexOf finds them fast (unlike `-----BEGIN`). */
+const KEY_HINT = 'E KEY';
+const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY/;
+/** Ids watched at once; past this, correlated lines are left to the streamed pass 2. */
+const MAX_WATCHED = 512;
+
+/** One chunk of the file being read: its bytes and where its lines start (relative to the chunk). */
+interface Chunk {
+  buf: Buffer;
+  /** File offset of buf[0]. */
+  at: number;
+  firstLine: number;
+  starts: number[];
+}
+
+export function scanFileBytes(abs: string, sink: LineSink, radius: number): LineIndex | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    const index: LineIndex = { abs, size: stat.size, mtimeMs: stat.mtimeMs, total: 0, starts: [] };
+    const watch = new CorrWatch(fd, index, radius);
+    const chunk: Chunk = { buf: Buffer.allocUnsafe(CHUNK), at: 0, firstLine: 0, starts: [] };
+    const buf = chunk.buf;
+    let carry = 0;
+    let line = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, carry, CHUNK - carry, chunk.at + carry);
+      const end = carry + n;
+      const view = buf.subarray(0, end);
+      let p = 0;
+      if (chunk.at === 0 && index.starts.length === 0) index.starts.push((p = bomBytes(buf, end)));
+      if (holdsKeyMarker(view)) return undefined;
+      chunk.firstLine = line;
+      chunk.starts.length = 0;
+      for (let nl = view.indexOf(10, p); nl !== -1; nl = view.indexOf(10, p)) {
+        chunk.starts.push(p);
+        if (leadingLevelCode(buf, p, nl) === LEVEL_INFO) sink.info();
+        else {
+          const id = sink.line(textOf(buf, p, nl));
+          if (id !== undefined) watch.site(id, line, chunk);
+        }
+        line++;
+        p = nl + 1;
+        if ((line & (EVERY - 1)) === 0) index.starts.push(chunk.at + p);
+      }
+      if (n === 0 && p < end) {
+        // The last line, without a newline.
+        chunk.starts.push(p);
+        if (leadingLevelCode(buf, p, end) === LEVEL_INFO) sink.info();
+        else {
+          const id = sink.line(lastLineText(buf, p, end));
+          if (id !== undefined) watch.site(id, line, chunk);
+        }
+        line++;
+        p = end;
+      }
+      watch.ahead(chunk, line - 1, p);
+      if (n === 0) break;
+      if (p === 0 && end === CHUNK) return undefined;
+      buf.copy(buf, 0, p, end);
+      chunk.at += p;
+      carry = end - p;
+    }
+    if (chunk.at + carry !== stat.size) return undefined;
+    index.total = line;
+    if (!watch.failed) index.correlated = watch.found;
+    return index;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** True when the bytes hold a private-key BEGIN marker (checked around each cheap hit). */
+function holdsKeyMarker(view: Buffer): boolean {
+  for (let h = view.indexOf(KEY_HINT, 0, 'latin1'); h !== -1; h = view.indexOf(KEY_HINT, h + 1, 'latin1')) {
+    if (KEY_BEGIN.test(view.toString('latin1', Math.max(0, h - 60), h + KEY_HINT.length))) return true;
+  }
+  return false;
+}
+
+/**
+ * The correlated-line search of pass 1. An error with id X at line i: the lines from i − radius up to i are
+ * searched at once (in the chunk, or read again from the last checkpoint before them), and X stays watched in
+ * each following chunk up to line i + radius. Found lines are decoded; the caller reads their ids.
+ */
+class CorrWatch {
+  readonly found = new Map<number, string>();
+  failed = false;
+  private readonly watched = new Map<string, { from: number; until: number }>();
+  private readonly reader: LineReader;
+
+  constructor(
+    private readonly fd: number,
+    private readonly index: LineIndex,
+    private readonly radius: number,
+  ) {
+    this.reader = new LineReader(fd, index);
+  }
+
+  site(id: string, i: number, chunk: Chunk): void {
+    if (this.failed) return;
+    const known = this.watched.get(id);
+    if (!known && this.watched.size >= MAX_WATCHED) {
+      this.failed = true;
+      this.watched.clear();
+      return;
+    }
+    const lo = Math.max(0, i - this.radius);
+    if (lo < chunk.firstLine) this.before(id, lo, chunk);
+    const from = Math.max(lo, chunk.firstLine);
+    this.inChunk(id, chunk, from, i - 1, chunk.starts[i - chunk.firstLine]);
+    if (known) known.until = Math.max(known.until, i + this.radius);
+    else this.watched.set(id, { from: i + 1, until: i + this.radius });
+  }
+
+  /** At the end of a chunk whose last whole line is `last`, ending before byte `end`: search the watched ids in its lines. */
+  ahead(chunk: Chunk, last: number, end: number): void {
+    for (const [id, w] of this.watched) {
+      const to = Math.min(w.until, last);
+      if (w.from <= to) this.inChunk(id, chunk, Math.max(w.from, chunk.firstLine), to, to + 1 - chunk.firstLine < chunk.starts.length ? chunk.starts[to + 1 - chunk.firstLine] : end);
+      w.from = last + 1;
+      if (w.until <= last) this.watched.delete(id);
+    }
+  }
+
+  /** Lines `from`..`to` of the chunk (ending at byte `stop`) that hold `id`. */
+  private inChunk(id: string, chunk: Chunk, from: number, to: number, stop: number): void {
+    if (from > to) return;
+    const starts = chunk.starts;
+    const view = chunk.buf.subarray(0, stop);
+    for (let h = view.indexOf(id, starts[from - chunk.firstLine], 'latin1'); h !== -1; h = view.indexOf(id, h + 1, 'latin1')) {
+      let lo = from - chunk.firstLine;
+      let hi = to - chunk.firstLine;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (starts[mid] <= h) lo = mid;
+        else hi = mid - 1;
+      }
+      const i = chunk.firstLine + lo;
+      if (!this.found.has(i)) {
+        const nl = view.indexOf(10, starts[lo]);
+        this.found.set(i, textOf(chunk.buf, starts[lo], nl === -1 ? stop : nl));
+      }
+    }
+  }
+
+  /** Lines from `lo` up to the chunk's first line that hold `id`: read again from the checkpoint before `lo`. */
+  private before(id: string, lo: number, chunk: Chunk): void {
+    const from = this.index.starts[Math.floor(lo / EVERY)];
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, chunk.at - from + id.length));
+    for (let off = from; off < chunk.at; off += buf.length - id.length) {
+      const n = fs.readSync(this.fd, buf, 0, Math.min(buf.length, chunk.at - off), off);
+      const view = buf.subarray(0, n);
+      for (let h = view.indexOf(id, 0, 'latin1'); h !== -1; h = view.indexOf(id, h + 1, 'latin1')) {
+        const i = lineOf(this.reader, this.index.starts, off + h);
+        if (i >= lo && !this.found.has(i)) this.found.set(i, this.reader.text(i));
+      }
+      if (off + n >= chunk.at) break;
+    }
+  }
+}

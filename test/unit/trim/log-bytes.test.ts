@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { trimOptions } from '../../../src/core/chain/trim';
+import { defaultPolicy } from '../../../src/core/policy';
+import { redactLines } from '../../../src/core/redact/apply';
+import { fileLines } from '../../../src/core/sources/line-reader';
+import { LEVEL_ERROR, LEVEL_INFO, LEVEL_NONE, LEVEL_WARN, leadingLevelCode, leadingLevelOf } from '../../../src/core/trim/level-column';
+import { redactedFileLines, STREAM_CHUNK_BYTES } from '../../../src/core/trim/lines';
+import { trimLog } from '../../../src/core/trim/log';
+import { gatherPool } from '../../../src/core/trim/log-pool';
+import { CORR_RADIUS, scanErrors, type LogScan } from '../../../src/core/trim/log-scan';
+import { severityOf } from '../../../src/core/trim/severity';
+import type { Lines } from '../../../src/core/trim/types';
+import { counter } from '../helpers';
+import { prng } from './fixtures';
+
+/**
+ * The byte path of the log scan (log-bytes.ts) must see exactly what the streamed path sees: same scan, same pool,
+ * same trimmed text, on every kind of line (issue 18). Each case writes a log, then reads it both ways.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-log-bytes-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const streamed = (abs: string): Lines => redactLines(() => fileLines(abs, STREAM_CHUNK_BYTES));
+
+/** The scan without the byte path's own index, with clusters (mutable miner state) left out. */
+function comparable(scan: LogScan): unknown {
+  const { file: _file, ...rest } = scan;
+  return { ...rest, groups: rest.groups.map(({ cluster: _c, ...g }) => g) };
+}
+
+function bothWays(abs: string, expect: { bytes: boolean; correlated?: boolean }): LogScan {
+  const fast = redactedFileLines(abs);
+  const slow = streamed(abs);
+  const a = scanErrors(fast);
+  const b = scanErrors(slow);
+  assert.equal(a.file !== undefined, expect.bytes, expect.bytes ? 'the byte path read the file' : 'the byte path gave way to the stream');
+  if (expect.correlated !== undefined) assert.equal(a.file?.correlated !== undefined, expect.correlated);
+  assert.deepEqual(comparable(a), comparable(b));
+  const pa = gatherPool(fast, a, 3, 20);
+  const pb = gatherPool(slow, b, 3, 20);
+  assert.deepEqual(new Map([...pa.lines].sort((x, y) => x[0] - y[0])), new Map([...pb.lines].sort((x, y) => x[0] - y[0])));
+  assert.deepEqual(pa.reasons, pb.reasons);
+  for (const budget of [300, 1500]) {
+    const options = trimOptions(defaultPolicy(), counter, budget, 'logs/app.log');
+    assert.deepEqual(trimLog(fast, options), trimLog(slow, options));
+  }
+  return a;
+}
+
+const SECRET = 'AKIA' + 'Q3EGRFKZ7XNMTB5W';
+
+/** A Spring Boot log with everything the byte path must get right, about `lines` records long. */
+function springLog(seed: number, records: number, opts: { crlf?: boolean; bom?: boolean; tail?: boolean } = {}): Buffer {
+  const rand = prng(seed);
+  const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(rand() * 16)]).join('');
+  const parts: Buffer[] = [];
+  const push = (line: string | Buffer) => {
+    const eol = opts.crlf && rand() < 0.5 ? '\r\n' : '\n';
+    parts.push(typeof line === 'string' ? Buffer.from(line + eol) : Buffer.concat([line, Buffer.from(eol)]));
+  };
+  if (opts.bom) parts.push(Buffer.from([0xef, 0xbb, 0xbf]));
+  let t = Date.parse('2026-11-12T08:00:00.000Z');
+  const ids: string[] = [];
+  for (let n = 0; n < records; n++) {
+    t += Math.floor(rand() * 50);
+    const ts = new Date(t).toISOString();
+    const corr = `${hex(8)}-${hex(4)}-${hex(4)}`;
+    ids.push(corr);
+    const r = rand();
+    const head = `${ts} `;
+    if (r < 0.01) {
+      push(`${head}DEBUG 4821 --- [exec-${n % 7}] c.a.p.web.RequestLoggingFilter : [corr=${corr}] POST /v1/payments client=pos-legacy`);
+      push(`${head}ERROR 4821 --- [exec-${n % 7}] c.a.p.api.ApiExceptionHandler : [corr=${corr}] Ledger call failed: Read timed out after ${Math.floor(rand() * 5000)}ms`);
+      push('org.springframework.web.client.ResourceAccessException: I/O error on POST request');
+      for (let f = 0; f < 1 + Math.floor(rand() * 8); f++) push(`\tat com.acme.payments.layer${f}.Handler.call(Handler.java:${100 + f})`);
+      if (rand() < 0.5) push('Caused by: java.net.SocketTimeoutException: Read timed out');
+    } else if (r < 0.02) {
+      // An error whose correlated line is far away: beyond the search radius on one side.
+      const old = ids[Math.max(0, ids.length - 1 - Math.floor(rand() * 3 * CORR_RADIUS))];
+      push(`${head}ERROR 4821 --- [exec-1] c.a.p.ledger.LedgerClient : [corr=${old}] Settlement export failed for batch ${n}`);
+    } else if (r < 0.05) push(`${head} WARN 4821 --- [exec-2] c.a.p.client.LedgerClient : [corr=${corr}] Ledger slow: ${Math.floor(rand() * 3000)} ms, retrying`);
+    else if (r < 0.06) push(`${head} INFO 4821 --- [exec-3] c.a.p.Proxy : [corr=${corr}] upstream said [error] and level=error, not ours`);
+    else if (r < 0.065) push(`${head} INFO 4821 --- [exec-3] c.a.p.Config : loaded key ${SECRET} from the environment`);
+    else if (r < 0.07) push(`${head}ERROR 4821 --- [exec-4] c.a.p.Config : rejected key ${SECRET} for merchant café 日本 🎉`);
+    else if (r < 0.075) push('');
+    else if (r < 0.08) push(`${head}\u3000INFO ideographic space before the level`);
+    else if (r < 0.085) push(Buffer.concat([Buffer.from(`${head} INFO 4821 --- [exec-5] c.a.p.Bytes : bad bytes `), Buffer.from([0xe2, 0x82, 0xff, 0xc3]), Buffer.from(' failed')]));
+    else if (r < 0.09) push(`${head}\tINFO tab before the level, request ${corr} failed`);
+    else if (r < 0.095) push(`Exception in thread "main" java.lang.IllegalStateException: ${corr}`);
+    else push(`${head} INFO 4821 --- [exec-${n % 7}] c.a.p.api.PaymentController : [corr=${corr}] Payment created id=pay_${hex(12)} amount=${(rand() * 500).toFixed(2)} EUR`);
+  }
+  const body = Buffer.concat(parts);
+  return opts.tail ? Buffer.concat([body, Buffer.from(`${new Date(t).toISOString()} ERROR 4821 --- [exec-0] c.a.p.End : last line without a newline\r`)]) : body;
+}
+
+function write(name: string, content: Buffer | string): string {
+  const abs = path.join(dir, name);
+  fs.writeFileSync(abs, content);
+  return abs;
+}
+
+describe('the leading level column', () => {
+  const cases: [string, number][] = [
+    ['2026-11-12T00:00:00.026Z  INFO 4821 --- [exec-0] c.a.p.Foo : msg', LEVEL_INFO],
+    ['2026-11-12 00:00:00,026 ERROR [main] c.a.Foo - boom', LEVEL_ERROR],
+    ['14:22:01.123 [http-nio-8080-exec-1] WARN  c.a.Foo - slow', LEVEL_WARN],
+    ['INFO:root:started', LEVEL_INFO],
+    ['[2026-11-12 08:00:00] DEBUG x', LEVEL_INFO],
+    ['[Thread-1] INFORMATION x', LEVEL_INFO],
+    ['2026-11-12 08:00:00 WARNING disk at 91%', LEVEL_WARN],
+    ['2026-11-12 08:00:00 FATAL out of memory', LEVEL_ERROR],
+    ['    at com.x.Foo.bar(Foo.java:1)', LEVEL_NONE],
+    ['Caused by: java.io.IOException: boom', LEVEL_NONE],
+    ['2026-11-12 00:00:00 Payment INFO', LEVEL_NONE],
+    ['2026-11-12\u00a0INFO x', LEVEL_NONE],
+    ['2026-11-12 INFO\u3000x', LEVEL_NONE],
+    ['INFOS x', LEVEL_NONE],
+    ['ERRORS x', LEVEL_NONE],
+    ['<3>INFO x', LEVEL_NONE],
+    ['E0102 15:04:05.999999 1234 file.go:42] boom', LEVEL_NONE],
+    ['{"level":"info","msg":"x"}', LEVEL_NONE],
+    [' INFO leading space', LEVEL_NONE],
+    ['', LEVEL_NONE],
+    [`${'1'.repeat(70)} INFO too far`, LEVEL_NONE],
+  ];
+  for (const [line, level] of cases) {
+    it(`${JSON.stringify(line.slice(0, 48))} → ${['none', 'info', 'warn', 'error'][level]}, from bytes and from the string`, () => {
+      const bytes = Buffer.from(line);
+      assert.equal(leadingLevelCode(bytes, 0, bytes.length), level);
+      assert.equal(leadingLevelOf(line), level);
+    });
+  }
+
+  it('is the line’s own level, whatever the message quotes after it', () => {
+    assert.equal(severityOf('2026-11-12T08:00:00Z  INFO 1 --- [exec-3] c.a.p.Proxy : upstream said [error] and level=error'), 'info');
+    assert.equal(severityOf('2026-11-12T08:00:00Z ERROR 1 --- [exec-3] c.a.p.Proxy : [info] retry level=info'), 'error');
+    // No leading column: the bracketed level still counts.
+    assert.equal(severityOf('[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6'), 'error');
+  });
+});
+
+describe('the byte path reads a log as the stream does', () => {
+  it('a 6 MB Spring log across chunks, with CRLF, a BOM, secrets, invalid bytes and a last line without newline', () => {
+    const abs = write('big.log', springLog(11, 36_000, { crlf: true, bom: true, tail: true }));
+    assert.ok(fs.statSync(abs).size > 4.5 * 1024 * 1024, 'more than one 4 MiB chunk');
+    const scan = bothWays(abs, { bytes: true, correlated: true });
+    assert.equal(scan.total, fs.readFileSync(abs).toString('latin1').split('\n').length);
+    assert.ok(scan.sites.length > 50 && scan.errors > 300, `${scan.sites.length} sites, ${scan.errors} errors`);
+  });
+
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    it(`seeded small log ${seed}`, () => {
+      bothWays(write(`small-${seed}.log`, springLog(seed, 3000, { crlf: seed % 2 === 0, bom: seed === 3, tail: seed > 3 })), { bytes: true });
+    });
+  }
+
+  it('an empty file, one line, and a file of empty lines', () => {
+    bothWays(write('empty.log', ''), { bytes: true });
+    bothWays(write('one.log', '2026-11-12 ERROR boom'), { bytes: true });
+    bothWays(write('blank.log', '\n\n\r\n\n'), { bytes: true });
+  });
+
+  it('JSON lines, logfmt and syslog: no leading column, every line decoded, the same result', () => {
+    const rand = prng(9);
+    const lines: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const level = rand() < 0.05 ? 'error' : rand() < 0.1 ? 'warn' : 'info';
+      const id = `req-${Math.floor(rand() * 300)}`;
+      lines.push(
+        i % 3 === 0
+          ? JSON.stringify({ level, time: 1700000000000 + i, msg: level === 'info' ? 'handled' : 'upstream failed', trace_id: id })
+          : i % 3 === 1
+            ? `time=2026-11-12T08:00:${String(i % 60).padStart(2, '0')}Z level=${level} msg="call done" request_id=${id}`
+            : `Nov 12 08:00:${String(i % 60).padStart(2, '0')} host sshd[${i}]: ${level === 'info' ? 'Accepted publickey' : 'Failed password'} for root`,
+      );
+    }
+    bothWays(write('mixed.log', lines.join('\n') + '\n'), { bytes: true });
+  });
+
+  it('gives way to the stream when a private key block is in the log (the redactor drops its lines)', () => {
+    const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA' + 'x'.repeat(48), '-----END RSA PRIVATE KEY-----'];
+    const text = ['2026-11-12 08:00:00 INFO start', ...key, '2026-11-12 08:00:01 ERROR failed after the key', '2026-11-12 08:00:02 INFO done'].join('\n');
+    const scan = bothWays(write('key.log', text), { bytes: false });
+    assert.equal(scan.total, 5, 'the key block keeps its first and last line as placeholders and loses the one between');
+  });
+
+  it('leaves correlated lines to the stream when it would watch too many ids at once', () => {
+    const lines: string[] = [];
+    const words = ['Ledger', 'Settlement', 'Refund', 'Payout', 'Invoice', 'Webhook', 'Mandate', 'Dispute', 'Transfer', 'Capture', 'Charge', 'Balance', 'Payment', 'Account'];
+    for (let k = 0; k < 45; k++) for (const [g, word] of words.entries()) lines.push(`2026-11-12 08:00:00 ERROR [corr=id${g}x${k}abcdef] ${word} failure number ${k}`, `2026-11-12 08:00:00 INFO [corr=id${g}x${k}abcdef] ok`);
+    const scan = bothWays(write('many-ids.log', lines.join('\n')), { bytes: true, correlated: false });
+    assert.ok(scan.sites.length > 512, `${scan.sites.length} sites`);
+  });
+
+  it('reads correlated lines only within CORR_RADIUS lines of their error', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `2026-11-12 08:00:00 INFO tick ${i}`);
+    const text = ['2026-11-12 08:00:00 DEBUG [corr=far0000001] request start', ...filler(CORR_RADIUS + 5), '2026-11-12 08:00:00 DEBUG [corr=far0000001] near line', '2026-11-12 08:00:01 ERROR [corr=far0000001] payment failed'].join('\n');
+    const abs = write('radius.log', text);
+    const scan = bothWays(abs, { bytes: true, correlated: true });
+    const pool = gatherPool(redactedFileLines(abs), scan, 0, 0);
+    const corr = [...pool.reasons].filter(([, rs]) => rs.some((r) => r.kind === 'corr')).map(([i]) => i);
+    assert.deepEqual(corr, [CORR_RADIUS + 6], 'the near line, not the one beyond the radius');
+  });
+});
