@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
 import { InputError } from '../core/errors';
+import { mcpSdk } from '../vendor/load';
 import type { Manifest } from '../core/report/manifest';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 
@@ -29,6 +28,7 @@ const text = (answer: ToolAnswer) => ({ content: [{ type: 'text' as const, text:
 
 /** The server over one workspace; exported so a test can connect it to an in-memory transport too. */
 export function createServer(root: string, log: (s: string) => void): McpServer {
+  const { McpServer, z } = mcpSdk();
   const server = new McpServer({ name: 'context-control', version }, { capabilities: { logging: {} } });
   // A line that is not JSON-RPC, or a transport failure: logged, and the server keeps serving.
   server.server.onerror = (error) => log(`ctxctl mcp: ${error.message}\n`);
@@ -188,7 +188,7 @@ export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', values.workspace ?? root);
   const server = createServer(root, io.stderr);
   const stdin = (io.input ?? process.stdin) as NodeJS.ReadStream;
-  const transport = new StdioServerTransport(stdin, (io.output ?? process.stdout) as NodeJS.WriteStream);
+  const transport = new (mcpSdk().StdioServerTransport)(stdin, (io.output ?? process.stdout) as NodeJS.WriteStream);
   const closed = new Promise<number>((resolve) => {
     transport.onclose = () => resolve(0);
     stdin.once('end', () => void server.close());

@@ -14,6 +14,9 @@ describe('packaging', () => {
     // The rank tables the bundles require at run time ship once, beside them.
     assert.ok(shipped.includes('dist/ranks/**'), 'dist/ranks/** is listed in .vscodeignore');
     assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'ranks')).sort(), ['cl100k_base.js', 'o200k_base.js']);
+    // So do the SDKs the send worker requires when it first sends (src/vendor/load.ts).
+    assert.ok(shipped.includes('dist/vendor/*.js'), 'dist/vendor/*.js is listed in .vscodeignore');
+    assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'vendor')).filter((f) => f.endsWith('.js')).sort(), ['anthropic.js', 'mcp.js', 'openai.js']);
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.engines.vscode, '^1.100.0');

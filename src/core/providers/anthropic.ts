@@ -1,4 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
 import type {
   Message,
   MessageCreateParams,
@@ -7,6 +6,7 @@ import type {
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ToolCall } from '../chain/render';
+import { anthropicSdk } from '../../vendor/load';
 import { HttpProvider, type HttpProviderOptions } from './http';
 import { NO_KEY } from './openai';
 import type { PreparedRequest, Provider, ProviderResult, SendOptions, StopReason } from './provider';
@@ -29,6 +29,7 @@ export class AnthropicProvider extends HttpProvider implements Provider {
 
   async send(request: PreparedRequest, options: SendOptions): Promise<ProviderResult> {
     const wire = this.wireFor(request, options.signal);
+    const { Anthropic } = anthropicSdk();
     const client = new Anthropic({
       apiKey: this.options.apiKey || NO_KEY,
       // The messages API documents `x-api-key`; this SDK release sends the key as a Bearer token, so name it too.

@@ -1,4 +1,3 @@
-import OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -7,6 +6,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../chain/render';
+import { openaiSdk } from '../../vendor/load';
 import { HttpProvider, type HttpProviderOptions } from './http';
 import type { PreparedRequest, Provider, ProviderResult, SendOptions, StopReason } from './provider';
 
@@ -31,6 +31,7 @@ export class OpenAIProvider extends HttpProvider implements Provider {
 
   async send(request: PreparedRequest, options: SendOptions): Promise<ProviderResult> {
     const wire = this.wireFor(request, options.signal);
+    const { OpenAI } = openaiSdk();
     const client = new OpenAI({
       apiKey: this.options.apiKey || NO_KEY,
       baseURL: this.options.baseUrl ?? OPENAI_BASE_URL,
