@@ -44,7 +44,7 @@ export function renderTrace(m: Manifest): string {
     const t = trimmedBySource.get(s.source);
     if (t) {
       const approx = t.original_tokens_exact === false ? '~' : '';
-      out.push(`  ${s.source.padEnd(28)} TRIMMED   ${approx}${num(Number(t.original_tokens))} → ${num(s.tokens ?? 0)}  (${t.retained_lines} of ${t.original_lines} lines)`);
+      out.push(`  ${s.source.padEnd(28)} TRIMMED   ${approx}${num(Number(t.original_tokens))} → ${num(s.tokens ?? 0)}  (${num(Number(t.retained_lines))} of ${num(Number(t.original_lines))} lines)`);
     } else out.push(`  ${s.source.padEnd(28)} KEPT      ${num(s.tokens ?? 0)}`);
   }
   for (const o of m.offloaded) out.push(`  ${o.source.padEnd(28)} OFFLOADED ${o.tokens_exact === false ? '~' : ''}${num(o.tokens ?? 0)} → ${o.path}${o.in_place ? ' (in place)' : ''}`);

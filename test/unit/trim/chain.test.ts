@@ -35,7 +35,7 @@ describe('the trim stage in the chain', () => {
     assert.ok(Math.abs(Number(entry.original_tokens) - exact) <= exact * 0.03, `estimate ${entry.original_tokens} vs exact ${exact}`);
     assert.ok(result.serialized.includes(`original-tokens=\\"~${entry.original_tokens}\\"`), 'the request (JSON) flags the estimate in the tag');
     assert.ok(result.serialized.includes(`[trimmed: ${entry.retained_lines} of 5543 lines kept; the full output is at application.log]`));
-    assert.match(result.trace, new RegExp(`application\\.log +TRIMMED +~\\d{3}\u202f\\d{3} → \\d\u202f\\d{3} +\\(${entry.retained_lines} of 5543 lines\\)`));
+    assert.match(result.trace, new RegExp(`application\\.log +TRIMMED +~\\d{3}\u202f\\d{3} → \\d\u202f\\d{3} +\\(${entry.retained_lines} of 5\u202f543 lines\\)`));
   });
 
   it('a tool output over 1 MiB is never tokenized whole: its original size is an estimate, flagged', () => {
