@@ -125,3 +125,113 @@ function leadingOf(line: string): number {
   }
   return leadingWord(scratch, 0, n);
 }
+
+/**
+ * Level words that make a JSON or logfmt line an info line (severity.ts's WORD_LEVELS at `info`; a unit test keeps
+ * the two lists equal).
+ */
+export const INFO_VALUES = new Set(['info', 'information', 'informational', 'notice', 'debug', 'trace', 'verbose', 'fine', 'finer', 'finest', 'config', 'dbg', 'inf', 'success']);
+const JSON_LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'severity_text', 'severitytext', 'log.level', 'loglevel', 'levelname', '@l']);
+const LOGFMT_LEVEL_KEYS = new Set(['level', 'lvl', 'severity']);
+/** How far into a structured line its level key is looked for. */
+const MAX_STRUCTURED = 256;
+
+/**
+ * True when a JSON or logfmt line states an info level the way severity.ts reads it first: the first level key of a
+ * flat JSON object (`{"time":"…","level":"INFO",…}`: slog, zap, winston), or logfmt's `level=info` as its first or
+ * second field (`time=… level=info …`: Go slog, logrus). Anything less plain (escapes, nested values, a numeric
+ * level, a quoted first field) is left to the decoded line.
+ */
+export function structuredInfo(b: Uint8Array, start: number, end: number): boolean {
+  const limit = Math.min(end, start + MAX_STRUCTURED);
+  return b[start] === 0x7b ? jsonInfo(b, start + 1, limit) : logfmtInfo(b, start, limit);
+}
+
+function jsonInfo(b: Uint8Array, i: number, limit: number): boolean {
+  for (;;) {
+    i = skipSpaces(b, i, limit);
+    const key = quoted(b, i, limit);
+    if (key < 0) return false;
+    const name = lower(b, i + 1, key);
+    i = skipSpaces(b, key + 1, limit);
+    if (b[i] !== 0x3a) return false;
+    i = skipSpaces(b, i + 1, limit);
+    if (b[i] === 0x22) {
+      const value = quoted(b, i, limit);
+      if (value < 0) return false;
+      if (JSON_LEVEL_KEYS.has(name)) return isWord(b, i + 1, value) && INFO_VALUES.has(lower(b, i + 1, value));
+      i = value + 1;
+    } else {
+      if (JSON_LEVEL_KEYS.has(name)) return false;
+      const from = i;
+      while (i < limit && SCALAR[b[i]] === 1) i++;
+      if (i === from) return false;
+    }
+    i = skipSpaces(b, i, limit);
+    if (b[i] !== 0x2c) return false;
+    i++;
+  }
+}
+
+function logfmtInfo(b: Uint8Array, start: number, limit: number): boolean {
+  // The first field: `key=value` with a plain key and an unquoted value.
+  let i = start;
+  while (i < limit && KEY[b[i]] === 1) i++;
+  if (i === start || b[i] !== 0x3d || b[start] < 0x61 || b[start] > 0x7a) return false;
+  if (levelField(b, start, i, limit)) return levelValueIsInfo(b, i + 1, limit);
+  // Its value: printable ASCII without quotes (any other white space could start a field the reader would see).
+  for (i++; i < limit && b[i] !== 0x20 && b[i] !== 0x09; i++) if (b[i] < 0x21 || b[i] > 0x7e || b[i] === 0x22) return false;
+  if (i >= limit) return false;
+  const second = i + 1;
+  let j = second;
+  while (j < limit && KEY[b[j]] === 1) j++;
+  return b[j] === 0x3d && levelField(b, second, j, limit) && levelValueIsInfo(b, j + 1, limit);
+}
+
+function levelField(b: Uint8Array, from: number, eq: number, limit: number): boolean {
+  return eq < limit && LOGFMT_LEVEL_KEYS.has(lower(b, from, eq));
+}
+
+/** `"?(\w+)` after the `=`, an info word, and then not a word character. */
+function levelValueIsInfo(b: Uint8Array, i: number, limit: number): boolean {
+  if (b[i] === 0x22) i++;
+  const from = i;
+  while (i < limit && WORD[b[i]] === 1) i++;
+  return i > from && i < limit && WORD[b[i]] !== 1 && INFO_VALUES.has(lower(b, from, i));
+}
+
+/** The index of the closing quote of a string starting at `i` (no escapes, ASCII only), or -1. */
+function quoted(b: Uint8Array, i: number, limit: number): number {
+  if (b[i] !== 0x22) return -1;
+  for (let j = i + 1; j < limit; j++) {
+    const c = b[j];
+    if (c === 0x22) return j;
+    if (c === 0x5c || c >= 0x80 || c < 0x20) return -1;
+  }
+  return -1;
+}
+
+function skipSpaces(b: Uint8Array, i: number, limit: number): number {
+  while (i < limit && (b[i] === 0x20 || b[i] === 0x09)) i++;
+  return i;
+}
+
+function isWord(b: Uint8Array, from: number, to: number): boolean {
+  if (from === to) return false;
+  for (let k = from; k < to; k++) if (WORD[b[k]] !== 1) return false;
+  return true;
+}
+
+function lower(b: Uint8Array, from: number, to: number): string {
+  let s = '';
+  for (let k = from; k < to; k++) s += String.fromCharCode(b[k] >= 0x41 && b[k] <= 0x5a ? b[k] | 0x20 : b[k]);
+  return s;
+}
+
+const WORD = new Uint8Array(256);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_') WORD[c.charCodeAt(0)] = 1;
+const KEY = new Uint8Array(256);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@-') KEY[c.charCodeAt(0)] = 1;
+/** Characters of a JSON number, true, false or null. */
+const SCALAR = new Uint8Array(256);
+for (const c of '0123456789+-.eEtrufalsn') SCALAR[c.charCodeAt(0)] = 1;

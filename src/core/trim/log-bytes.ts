@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import { bomBytes, CHUNK, EVERY, lastLineText, LineReader, lineOf, textOf, type LineIndex } from './byte-lines';
-import { LEVEL_INFO, leadingLevelCode } from './level-column';
+import { LEVEL_INFO, leadingLevelCode, structuredInfo } from './level-column';
 
 /**
  * Pass 1 of the log scan, on the file's bytes (issue 18: a log scan at byte speed). Most lines of a large log
- * are info lines that say so in a leading level column (level-column.ts): those are counted and never decoded.
+ * are info lines that say so in a leading level column, a JSON `level` or a logfmt `level=` (level-column.ts):
+ * those are counted and never decoded.
  * Every other line is decoded as the streamed reader yields it (byte-lines.ts) and given to the scanner. While
  * it reads, the pass also looks for the correlated lines of each error: the lines within `radius` lines of it
  * that hold its id's bytes (Buffer#indexOf, before and after), so pass 2 need not read the file again.
@@ -60,7 +61,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
       chunk.starts.length = 0;
       for (let nl = view.indexOf(10, p); nl !== -1; nl = view.indexOf(10, p)) {
         chunk.starts.push(p);
-        if (leadingLevelCode(buf, p, nl) === LEVEL_INFO) sink.info();
+        if (leadingLevelCode(buf, p, nl) === LEVEL_INFO || structuredInfo(buf, p, nl)) sink.info();
         else {
           const id = sink.line(textOf(buf, p, nl));
           if (id !== undefined) watch.site(id, line, chunk);
@@ -72,7 +73,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
       if (n === 0 && p < end) {
         // The last line, without a newline.
         chunk.starts.push(p);
-        if (leadingLevelCode(buf, p, end) === LEVEL_INFO) sink.info();
+        if (leadingLevelCode(buf, p, end) === LEVEL_INFO || structuredInfo(buf, p, end)) sink.info();
         else {
           const id = sink.line(lastLineText(buf, p, end));
           if (id !== undefined) watch.site(id, line, chunk);

@@ -13,7 +13,7 @@ type Level = Severity;
 
 const CODE_LEVEL: (Level | undefined)[] = [undefined, 'info', 'warn', 'error'];
 
-const WORD_LEVELS: Record<string, Level> = {
+export const WORD_LEVELS: Record<string, Level> = {
   emerg: 'error', emergency: 'error', alert: 'error', crit: 'error', critical: 'error', fatal: 'error', panic: 'error', severe: 'error', error: 'error', err: 'error', failure: 'error',
   warn: 'warn', warning: 'warn',
   info: 'info', information: 'info', informational: 'info', notice: 'info', debug: 'info', trace: 'info', verbose: 'info', fine: 'info', finer: 'info', finest: 'info', config: 'info', dbg: 'info', inf: 'info', wrn: 'warn', eror: 'error', ftl: 'error', crt: 'error', success: 'info',

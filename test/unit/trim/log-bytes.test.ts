@@ -7,15 +7,16 @@ import { trimOptions } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
 import { redactLines } from '../../../src/core/redact/apply';
 import { fileLines } from '../../../src/core/sources/line-reader';
-import { LEVEL_ERROR, LEVEL_INFO, LEVEL_NONE, LEVEL_WARN, leadingLevelCode, leadingLevelOf } from '../../../src/core/trim/level-column';
+import { INFO_VALUES, LEVEL_ERROR, LEVEL_INFO, LEVEL_NONE, LEVEL_WARN, leadingLevelCode, leadingLevelOf, structuredInfo } from '../../../src/core/trim/level-column';
 import { redactedFileLines, STREAM_CHUNK_BYTES } from '../../../src/core/trim/lines';
 import { trimLog } from '../../../src/core/trim/log';
 import { gatherPool } from '../../../src/core/trim/log-pool';
 import { CORR_RADIUS, scanErrors, type LogScan } from '../../../src/core/trim/log-scan';
-import { severityOf } from '../../../src/core/trim/severity';
+import { severityOf, WORD_LEVELS } from '../../../src/core/trim/severity';
 import type { Lines } from '../../../src/core/trim/types';
 import { counter } from '../helpers';
 import { prng } from './fixtures';
+import { javaLog, log, pythonLog } from './log-fixtures';
 
 /**
  * The byte path of the log scan (log-bytes.ts) must see exactly what the streamed path sees: same scan, same pool,
@@ -144,6 +145,43 @@ describe('the leading level column', () => {
   });
 });
 
+describe('JSON and logfmt info lines, from bytes', () => {
+  const cases: [string, boolean][] = [
+    ['{"level":"info","ts":1700000000.1,"msg":"handled"}', true],
+    ['{"time":"2026-11-12T08:00:00Z","level":"INFO","msg":"handled"}', true],
+    ['{ "severity_text" : "Debug", "body": "x" }', true],
+    ['{"msg":"x","ok":true,"n":null,"level":"trace"}', true],
+    ['{"level":30,"msg":"pino numbers are left to the decoded line"}', false],
+    ['{"msg":"a \\"level\\":\\"error\\"","level":"info"}', false],
+    ['{"time":"t","lvl":"error"}', false],
+    ['{"a":{"b":1},"level":"info"}', false],
+    ['{"level":"info"', true],
+    ['{"level":"in fo","lvl":"error"}', false],
+    ['time=2026-11-12T08:00:00Z level=info msg="call done"', true],
+    ['level=INFO msg=x', true],
+    ['ts=1 lvl="debug" caller=x.go:1', true],
+    ['severity=info2 msg=x', false],
+    ['time=x\vlevel=error level=info', false],
+    ['time=2026Z npm error level=info', false],
+    ['msg="a b" level=info', false],
+    ['time=x  level=info', false],
+    ['Time=x level=info', false],
+    ['panic: level=info', false],
+  ];
+  for (const [line, info] of cases) {
+    it(`${JSON.stringify(line.slice(0, 60))} ${info ? 'is' : 'is not'} read as info without decoding`, () => {
+      const bytes = Buffer.from(line);
+      assert.equal(structuredInfo(bytes, 0, bytes.length), info);
+      // Only lines the decoded reading also calls info may be skipped.
+      if (info) assert.equal(severityOf(line), 'info');
+    });
+  }
+
+  it('knows the same info words as severity.ts', () => {
+    assert.deepEqual([...INFO_VALUES].sort(), Object.entries(WORD_LEVELS).filter(([, l]) => l === 'info').map(([w]) => w).sort());
+  });
+});
+
 describe('the byte path reads a log as the stream does', () => {
   it('a 6 MB Spring log across chunks, with CRLF, a BOM, secrets, invalid bytes and a last line without newline', () => {
     const abs = write('big.log', springLog(11, 36_000, { crlf: true, bom: true, tail: true }));
@@ -158,6 +196,17 @@ describe('the byte path reads a log as the stream does', () => {
       bothWays(write(`small-${seed}.log`, springLog(seed, 3000, { crlf: seed % 2 === 0, bom: seed === 3, tail: seed > 3 })), { bytes: true });
     });
   }
+
+  for (const format of ['pino', 'slog', 'otel', 'logfmt'] as const) {
+    it(`the ${format} fixture log`, () => {
+      bothWays(write(`${format}.log`, log(format)), { bytes: true });
+    });
+  }
+
+  it('the Python and Java fixture logs', () => {
+    bothWays(write('python.log', pythonLog()), { bytes: true });
+    bothWays(write('java.log', javaLog()), { bytes: true });
+  });
 
   it('an empty file, one line, and a file of empty lines', () => {
     bothWays(write('empty.log', ''), { bytes: true });
@@ -179,6 +228,8 @@ describe('the byte path reads a log as the stream does', () => {
             : `Nov 12 08:00:${String(i % 60).padStart(2, '0')} host sshd[${i}]: ${level === 'info' ? 'Accepted publickey' : 'Failed password'} for root`,
       );
     }
+    // And the lines the structured rule must not take for info.
+    lines.push('{"msg":"x","level":30}', '{"level":30,"msg":"see \\"level\\":\\"error\\""}', 'time=x\vlevel=error level=info', 'time=x level=info msg="level=error"', 'time=2026Z npm error level=info', '{"time":"t","lvl":"error","msg":"disk failed"}');
     bothWays(write('mixed.log', lines.join('\n') + '\n'), { bytes: true });
   });
 
