@@ -14,6 +14,7 @@ import { gatherPool } from '../../../src/core/trim/log-pool';
 import { CORR_RADIUS, scanErrors, type LogScan } from '../../../src/core/trim/log-scan';
 import { severityOf, WORD_LEVELS } from '../../../src/core/trim/severity';
 import type { Lines } from '../../../src/core/trim/types';
+import { estimateTokensFromBytes } from '../../../src/core/estimate';
 import { counter } from '../helpers';
 import { prng } from './fixtures';
 import { javaLog, log, pythonLog } from './log-fixtures';
@@ -246,6 +247,32 @@ describe('the byte path reads a log as the stream does', () => {
     for (let k = 0; k < 45; k++) for (const [g, word] of words.entries()) lines.push(`2026-11-12 08:00:00 ERROR [corr=id${g}x${k}abcdef] ${word} failure number ${k}`, `2026-11-12 08:00:00 INFO [corr=id${g}x${k}abcdef] ok`);
     const scan = bothWays(write('many-ids.log', lines.join('\n')), { bytes: true, correlated: false });
     assert.ok(scan.sites.length > 512, `${scan.sites.length} sites`);
+  });
+
+  it('a healthy log (no error, no warning) keeps its head and tail, read by line index', () => {
+    const rand = prng(5);
+    const lines = Array.from({ length: 40_000 }, (_, i) => `2026-11-12T08:00:${String(i % 60).padStart(2, '0')}.000Z  INFO 1 --- [exec-${i % 4}] c.a.p.Api : request ${i} served in ${Math.floor(rand() * 90)}ms`);
+    const abs = write('healthy.log', lines.join('\n') + '\n');
+    const scan = bothWays(abs, { bytes: true });
+    assert.equal(scan.errors + scan.warnings, 0);
+    const out = trimLog(redactedFileLines(abs), trimOptions(defaultPolicy(), counter, 1500, 'logs/healthy.log'));
+    assert.match(out.text, /^2026-11-12T08:00:00\.000Z {2}INFO 1 --- \[exec-0\] c\.a\.p\.Api : request 0 served/);
+    assert.match(out.text, /request 39999 served in \d+ms$/);
+    assert.match(out.note, /^no error or warning found: head and tail kept, \d+ lines in between removed$/);
+  });
+
+  it('measures what a healthy file loses in bytes, also when it is streamed (a key block in it)', () => {
+    const lines = ['2026-11-12 08:00:00 INFO café ☕ start', ...Array.from({ length: 300 }, (_, i) => `2026-11-12 08:00:01 INFO naïve line ${i} — ok`), '-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '-----END PRIVATE KEY-----', '2026-11-12 08:00:02 INFO done'];
+    const abs = write('healthy-key.log', lines.join('\r\n'));
+    const options = trimOptions(defaultPolicy(), counter, 400, 'logs/healthy-key.log');
+    const fast = redactedFileLines(abs);
+    assert.equal(scanErrors(fast).file, undefined, 'the key block sends it to the stream');
+    const out = trimLog(fast, options);
+    const kept = out.text.split('\n').filter((l) => !l.startsWith('…'));
+    const marker = /… (\d+) lines \(~(\d+) tokens\) removed …/.exec(out.text);
+    assert.ok(marker, out.text);
+    const keptBytes = kept.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    assert.equal(Number(marker[2]), estimateTokensFromBytes(fs.statSync(abs).size - keptBytes));
   });
 
   it('reads correlated lines only within CORR_RADIUS lines of their error', () => {
