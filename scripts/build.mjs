@@ -3,6 +3,9 @@
 // bundle gives its size (test/unit/packaging/bundles.test.ts checks what dist/extension.js may hold).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 
 // The tokenizer's rank tables (3.3 MB) ship once, as dist/ranks/<encoding>.js, and each bundle that counts requires
 // the one it needs when it first counts (tokens.ts loads them lazily): no bundle carries a copy.
@@ -15,7 +18,33 @@ const ranksApart = {
 };
 function copyRanks() {
   fs.mkdirSync('dist/ranks', { recursive: true });
-  for (const r of RANKS) fs.copyFileSync(`node_modules/js-tiktoken/dist/ranks/${r}.cjs`, `dist/ranks/${r}.js`);
+  for (const r of RANKS) {
+    fs.copyFileSync(`node_modules/js-tiktoken/dist/ranks/${r}.cjs`, `dist/ranks/${r}.js`);
+    writeRankFile(r);
+  }
+}
+
+// The same ranks as bytes (src/core/rank-file.ts reads them): every token's bytes in rank order, each after its
+// length, and the split pattern and special tokens beside them. Loading them needs no base64 and no parse of a
+// 2.3 MB module.
+function writeRankFile(name) {
+  const source = require(`js-tiktoken/ranks/${name}`);
+  const ranks = source.default ?? source;
+  const tokens = [];
+  for (const line of ranks.bpe_ranks.split('\n')) {
+    if (!line) continue;
+    const parts = line.split(' ');
+    let rank = Number.parseInt(parts[1], 10);
+    for (let i = 2; i < parts.length; i++) tokens[rank++] = Buffer.from(parts[i], 'base64');
+  }
+  const parts = [];
+  for (let rank = 0; rank < tokens.length; rank++) {
+    const bytes = tokens[rank] ?? Buffer.alloc(0);
+    if (bytes.length > 255) throw new Error(`${name}: token ${rank} is ${bytes.length} bytes, more than a rank file holds`);
+    parts.push(Buffer.from([bytes.length]), bytes);
+  }
+  fs.writeFileSync(`dist/ranks/${name}.bin`, Buffer.concat(parts));
+  fs.writeFileSync(`dist/ranks/${name}.json`, JSON.stringify({ pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, tokens: tokens.length }));
 }
 
 // The provider SDKs and the MCP SDK (with zod) are bundled apart, as dist/vendor/<name>.js, and required only when

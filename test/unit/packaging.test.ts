@@ -13,7 +13,7 @@ describe('packaging', () => {
     for (const b of bundles) assert.ok(shipped.includes(b), `${b} is listed in .vscodeignore`);
     // The rank tables the bundles require at run time ship once, beside them.
     assert.ok(shipped.includes('dist/ranks/**'), 'dist/ranks/** is listed in .vscodeignore');
-    assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'ranks')).sort(), ['cl100k_base.js', 'o200k_base.js']);
+    assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'ranks')).sort(), ['cl100k_base.bin', 'cl100k_base.js', 'cl100k_base.json', 'o200k_base.bin', 'o200k_base.js', 'o200k_base.json']);
     // So do the SDKs the send worker requires when it first sends (src/vendor/load.ts).
     assert.ok(shipped.includes('dist/vendor/*.js'), 'dist/vendor/*.js is listed in .vscodeignore');
     assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'vendor')).filter((f) => f.endsWith('.js')).sort(), ['anthropic.js', 'mcp.js', 'openai.js']);
