@@ -115,6 +115,7 @@ class CorrWatch {
   failed = false;
   private readonly watched = new Map<string, { from: number; until: number }>();
   private readonly reader: LineReader;
+  private back: Buffer | undefined;
 
   constructor(
     private readonly fd: number,
@@ -174,7 +175,7 @@ class CorrWatch {
   /** Lines from `lo` up to the chunk's first line that hold `id`: read again from the checkpoint before `lo`. */
   private before(id: string, lo: number, chunk: Chunk): void {
     const from = this.index.starts[Math.floor(lo / EVERY)];
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, chunk.at - from + id.length));
+    const buf = (this.back ??= Buffer.allocUnsafe(CHUNK));
     for (let off = from; off < chunk.at; off += buf.length - id.length) {
       const n = fs.readSync(this.fd, buf, 0, Math.min(buf.length, chunk.at - off), off);
       const view = buf.subarray(0, n);

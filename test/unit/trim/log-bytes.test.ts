@@ -275,6 +275,29 @@ describe('the byte path reads a log as the stream does', () => {
     assert.equal(Number(marker[2]), estimateTokensFromBytes(fs.statSync(abs).size - keptBytes));
   });
 
+  it('finds an error’s correlated lines in the chunk before its own (read again from a checkpoint)', () => {
+    const line = (i: number) => `2026-11-12T08:00:00.000Z  INFO 1 --- [exec-1] c.a.p.Api : request ${String(i).padStart(7, '0')} served`;
+    const lines: string[] = [];
+    let bytes = 0;
+    const push = (l: string) => {
+      lines.push(l);
+      bytes += l.length + 1;
+    };
+    // Correlated lines 50 KB and 20 KB before the 4 MiB chunk boundary, their errors 30 KB after it.
+    for (let i = 0; bytes < 4 * 1024 * 1024 + 30_000; i++) {
+      if (bytes > 4 * 1024 * 1024 - 50_000 && !lines.some((l) => l.includes('corr=back00001'))) push('2026-11-12T08:00:00.000Z DEBUG 1 --- [exec-2] c.a.p.Api : [corr=back00001] POST /v1/payments');
+      else if (bytes > 4 * 1024 * 1024 - 20_000 && !lines.some((l) => l.includes('corr=back00002'))) push('2026-11-12T08:00:00.000Z DEBUG 1 --- [exec-2] c.a.p.Api : [corr=back00002] POST /v1/refunds');
+      else push(line(i));
+    }
+    push('2026-11-12T08:00:01.000Z ERROR 1 --- [exec-2] c.a.p.Api : [corr=back00001] payment rejected');
+    push('2026-11-12T08:00:01.000Z ERROR 1 --- [exec-3] c.a.p.Api : [corr=back00002] refund rejected');
+    const abs = write('back.log', lines.join('\n') + '\n');
+    const scan = bothWays(abs, { bytes: true, correlated: true });
+    const pool = gatherPool(redactedFileLines(abs), scan, 0, 0);
+    const corr = [...pool.reasons].filter(([, rs]) => rs.some((r) => r.kind === 'corr')).map(([i]) => pool.lines.get(i));
+    assert.deepEqual(corr.sort(), [lines.find((l) => l.includes('corr=back00001')), lines.find((l) => l.includes('corr=back00002'))].sort());
+  });
+
   it('reads correlated lines only within CORR_RADIUS lines of their error', () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `2026-11-12 08:00:00 INFO tick ${i}`);
     const text = ['2026-11-12 08:00:00 DEBUG [corr=far0000001] request start', ...filler(CORR_RADIUS + 5), '2026-11-12 08:00:00 DEBUG [corr=far0000001] near line', '2026-11-12 08:00:01 ERROR [corr=far0000001] payment failed'].join('\n');
