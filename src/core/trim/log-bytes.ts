@@ -59,27 +59,25 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
       if (holdsKeyMarker(view)) return undefined;
       chunk.firstLine = line;
       chunk.starts.length = 0;
-      for (let nl = view.indexOf(10, p); nl !== -1; nl = view.indexOf(10, p)) {
+      for (;;) {
+        let nl = view.indexOf(10, p);
+        // The file's last line may have no newline: it ends with the file.
+        const last = nl === -1 && n === 0 && p < end;
+        if (nl === -1 && !last) break;
+        if (last) nl = end;
         chunk.starts.push(p);
         if (leadingLevelCode(buf, p, nl) === LEVEL_INFO || structuredInfo(buf, p, nl)) sink.info();
         else {
-          const id = sink.line(textOf(buf, p, nl));
+          const id = sink.line(last ? lastLineText(buf, p, nl) : textOf(buf, p, nl));
           if (id !== undefined) watch.site(id, line, chunk);
         }
         line++;
+        if (last) {
+          p = end;
+          break;
+        }
         p = nl + 1;
         if ((line & (EVERY - 1)) === 0) index.starts.push(chunk.at + p);
-      }
-      if (n === 0 && p < end) {
-        // The last line, without a newline.
-        chunk.starts.push(p);
-        if (leadingLevelCode(buf, p, end) === LEVEL_INFO || structuredInfo(buf, p, end)) sink.info();
-        else {
-          const id = sink.line(lastLineText(buf, p, end));
-          if (id !== undefined) watch.site(id, line, chunk);
-        }
-        line++;
-        p = end;
       }
       watch.ahead(chunk, line - 1, p);
       if (n === 0) break;
