@@ -51,10 +51,10 @@ export function lastLineText(b: Uint8Array, s: number, e: number): string {
   return redactLine(builder.take());
 }
 
-/** Random access to a scanned file's lines, by index, through one buffer. */
 /** Bytes read at a time by random access: lines near each other share a read; a longer line reads more. */
 const READ = 64 * 1024;
 
+/** Random access to a scanned file's lines, by index (walking from the checkpoint before it), through one buffer. */
 export class LineReader {
   private readonly buf = Buffer.allocUnsafe(CHUNK);
   private view = this.buf.subarray(0, 0);
