@@ -30,7 +30,7 @@ export const CHARS_PER_TOKEN: Record<EstimateEncoding, Record<ContentType | 'cjk
 };
 
 /** How much of a text the type is read from (its start): enough lines to tell, cheap on a large file. */
-const SAMPLE_CHARS = 16 * 1024;
+const SAMPLE_CHARS = 4096;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 const LOG_LINE = /^\s*\[?(\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|\d{2}\/\w{3}\/\d{4}|[A-Z][a-z]{2} +\d{1,2} \d{2}:|(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/;
 const CODE_CHARS = /[{}();=[\]<>]/g;

@@ -43,7 +43,8 @@ export interface FillInput {
 /**
  * Seed 000's fill_zone, on exact costs (issue 18). The order of the flexible zone:
  * 1. every candidate is sure of its line in the index of available documents (what a left-out document becomes);
- * 2. the session's share: the newest groups the policy replays raw (`reservedGroups`), newest first, never split;
+ * 2. what the user included (`meta.override: include`), then the session's share: the newest groups the policy
+ *    replays raw (`reservedGroups`), newest first, never split;
  * 3. candidates by priority × relevance, highest first (a priority the policy set counts whole), skipping a block
  *    that does not fit and trying the next; a decision that does not fit whole is sent as its decision section when
  *    that fits; tool results also stay inside their zone cap;
@@ -89,8 +90,7 @@ export function fill(input: FillInput): StageResult<Filled> {
       omitted.unshift({ source: g.source, kind: 'session_group', reason, tokens: Math.max(g.tokens, need ?? 0), events: g.meta.events?.length ?? 0 });
     }
   };
-  placeGroups(input.groups.length - Math.min(input.reservedGroups ?? 0, input.groups.length), 'for the recent session events (after the protected zone and an index line for each candidate document)');
-  for (const whole of ordered) {
+  const place = (whole: Block) => {
     const line = lines.get(whole) ?? 0;
     undecided -= line;
     const free = Math.max(0, remaining - undecided - (line > 0 || undecided > 0 ? element : 0));
@@ -117,12 +117,17 @@ export function fill(input: FillInput): StageResult<Filled> {
         remaining = Math.max(0, remaining - line - element);
         element = 0;
       }
-      continue;
+      return;
     }
     selected.push(block);
     remaining -= need;
     if (isTool) toolRoom -= chosen.size;
-  }
+  };
+  // What the user included comes before the session's share (an include that does not fit refuses the call).
+  const included = ordered.filter((b) => b.meta.override === 'include');
+  included.forEach(place);
+  placeGroups(input.groups.length - Math.min(input.reservedGroups ?? 0, input.groups.length), 'for the recent session events (after the protected zone and an index line for each candidate document)');
+  ordered.filter((b) => !included.includes(b)).forEach(place);
   placeGroups(0, 'once documents and tool output were placed');
   return { value: { selected: [...selected, ...keptGroups], overflow, droppedGroups }, decisions: { indexed: notes.filter((n) => n.kind !== 'tool_result'), rejected: [...notes.filter((n) => n.kind === 'tool_result'), ...omitted] } };
 }

@@ -25,6 +25,7 @@ import { renderIndex, wrap } from './render';
 export class Placement {
   private readonly known: Map<string, Known>;
   private empty?: number;
+  private element?: number;
 
   constructor(
     private readonly tokenizer: Tokenizer,
@@ -38,8 +39,8 @@ export class Placement {
   /** The block's cost in the request: exact when at most `room`; otherwise some number above `room`. */
   cost(block: Block, room: number): number {
     if (block.kind === 'session_group') return this.groupCost(block, room);
-    const escaped = JSON.stringify(wrap(block) + SEPARATOR).slice(1, -1);
-    return this.bounded(contentHash(escaped), room, () => pieces(escaped));
+    // Keyed by what the wrapped text is made of: a known block is neither wrapped (redacted, escaped) nor counted again.
+    return this.bounded(wrapKey(block), room, () => pieces(JSON.stringify(wrap(block) + SEPARATOR).slice(1, -1)));
   }
 
   /** The block's own tokens (its wrapped text, as the manifest and the zones count them): exact up to `limit`. */
@@ -59,7 +60,7 @@ export class Placement {
 
   /** The index's own element, empty. */
   listWrapper(): number {
-    return this.cost({ ...EMPTY_INDEX }, Infinity);
+    return (this.element ??= this.cost(EMPTY_INDEX, Infinity));
   }
 
   private groupCost(group: Block, room: number): number {
@@ -98,6 +99,12 @@ export class Placement {
 }
 
 const EMPTY_INDEX: Block = { id: 'index:empty', kind: 'index', source: 'builtin:index', trust: 'harness', priority: -1, mandatory: false, text: renderIndex([]), tokens: 0, exact: false, meta: {} };
+
+/** What a block's wrapped text depends on (render.ts wrap), hashed with its text. */
+function wrapKey(b: Block): string {
+  const m = b.meta;
+  return contentHash(`${b.kind}\0${b.source}\0${b.trust}\0${JSON.stringify([m.status, m.summarized, m.title, m.trim, m.offload])}\0${b.text}`);
+}
 
 /** What joins a block to the next one in its message (render.ts). */
 const SEPARATOR = '\n\n';

@@ -105,3 +105,32 @@ describe('placement by exact counts (issue 18): English prose is not left out wh
     fs.rmSync(huge);
   });
 });
+
+describe('fill order (issue 18): includes, then the session\'s share, then candidates, then older groups', () => {
+  const policy = loadSnapshot({ root: path.join(__dirname, '..', '..', '..', '..', 'examples', 'payment-incident'), task: 'x', changes: NO_GIT }).policy;
+  const doc = (source: string, priority: number, tokens: number, include = false): Block => ({ ...makeBlock(policy, 'document', source, 'project-document', source, include ? { override: 'include' } : {}, priority), tokens });
+  const group = (n: number): Block => ({ ...makeBlock(policy, 'session_group', `s#e${n}`, 'session', `event ${n}`, { groupIndex: n, events: [] }), tokens: 100 });
+
+  it('every candidate keeps room for its index line; the newest groups come before a higher-priority document', () => {
+    const out = fill({
+      candidates: [doc('a.md', 50, 300), doc('b.md', 10, 300, true)],
+      groups: [group(1), group(2), group(3)],
+      reservedGroups: 2,
+      available: 800,
+      toolResultsCap: 1500,
+      listCost: () => 10,
+      listWrapper: 5,
+    });
+    // b.md (included) 300 → 500 left; e3, e2 (the session's share, beside a.md's line and the index element) → 300;
+    // a.md needs 300 but 295 are left beside the index element its own line would open → listed (10 + 5) → 285; e1 → 185.
+    assert.deepEqual(out.value.selected.map((b) => b.source), ['b.md', 's#e1', 's#e2', 's#e3']);
+    assert.deepEqual(out.decisions.indexed?.map((d) => [d.source, d.reason]), [['a.md', 'did not fit the budget (295 tokens left)']]);
+    assert.deepEqual(out.value.droppedGroups, []);
+  });
+
+  it('without a share, the session takes what the documents leave, newest first, with no gaps', () => {
+    const out = fill({ candidates: [doc('a.md', 50, 300)], groups: [group(1), group(2), group(3)], available: 520, toolResultsCap: 1500 });
+    assert.deepEqual(out.value.selected.map((b) => b.source), ['a.md', 's#e2', 's#e3']);
+    assert.deepEqual(out.decisions.rejected?.map((d) => [d.source, d.reason]), [['s#e1', 'session events omitted: at least 100 tokens needed, 20 left of the budget once documents and tool output were placed']]);
+  });
+});
