@@ -1,4 +1,5 @@
 import { makeBlock } from '../chain/collect';
+import { wrap } from '../chain/render';
 import type { Policy } from '../policy';
 import type { TaskSignals } from '../task/analyze';
 import type { CommitChange, Hunk } from '../task/git';
@@ -50,8 +51,9 @@ function numberedHunk(h: Hunk): string[] {
  */
 export function excerptLarge(block: Block, signals: TaskSignals, above = EXCERPT_ABOVE_TOKENS, tokenizer?: Tokenizer): Block {
   if (block.meta.excerpt) return block;
-  // Exact, and counted no further than the threshold: only "above it or not" is asked.
-  if ((tokenizer ? countUpTo(tokenizer, block.text, above) : block.tokens) <= above) return block;
+  // Exact (the block as wrapped, the figure the manifest reports and the chain counts again from its cache), and
+  // counted no further than the threshold: only "above it or not" is asked.
+  if ((tokenizer ? countUpTo(tokenizer, wrap(block), above) : block.tokens) <= above) return block;
   const keys = needles(signals);
   const lines = block.text.split('\n');
   const hits = lines.flatMap((l, i) => (keys.some((k) => l.includes(k)) ? [i] : []));

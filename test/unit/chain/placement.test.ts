@@ -134,3 +134,26 @@ describe('fill order (issue 18): includes, then the session\'s share, then candi
     assert.deepEqual(out.decisions.rejected?.map((d) => [d.source, d.reason]), [['s#e1', 'session events omitted: at least 100 tokens needed, 20 left of the budget once documents and tool output were placed']]);
   });
 });
+
+describe('the example (examples/payment-incident) placed by exact counts', () => {
+  const root = path.join(__dirname, '..', '..', '..', '..', 'examples', 'payment-incident');
+  const a = assemble(loadSnapshot({ root, task: path.join(root, 'ticket.md'), changes: NO_GIT }), { tokenizer: counter, now: NOW });
+
+  it('PaymentControllerTest.java is 988 tokens, under the 1 200-token excerpt threshold: sent whole (3.6 said 1 233)', () => {
+    const test = a.blocks.find((b) => b.source === 'src/test/java/com/acme/payments/api/PaymentControllerTest.java');
+    assert.equal(fs.readFileSync(path.join(root, test!.source), 'utf8').length, 4436);
+    assert.equal(test!.tokens, 988);
+    assert.equal(test!.meta.excerpt, undefined);
+  });
+
+  it('the session\'s six recent groups are placed before the documents; architecture.md does not fit what is left', () => {
+    assert.deepEqual(a.manifest.session, { ...a.manifest.session, kept_raw: 8, compacted: 16, omitted: 0 });
+    assert.deepEqual(a.manifest.selected.filter((d) => d.kind === 'session_group').map((d) => d.source.replace(/^.*#/, '')), ['e17', 'e19', 'e20', 'e22', 'e23', 'e24']);
+    assert.deepEqual(a.manifest.indexed.map((d) => [d.source, d.reason.replace(/: in the index.*$/, '')]), [
+      ['docs/architecture.md', 'did not fit the budget (1\u202f751 tokens left)'],
+      ['docs/runbook.md', 'below the relevance threshold 30%'],
+    ]);
+    assert.equal(a.manifest.budget.final, 9317);
+    assert.deepEqual(a.manifest.degraded, []);
+  });
+});
