@@ -122,7 +122,7 @@ export class PinStore extends Disposable {
   estimate(pin: Pin): number {
     if (pin.startLine !== undefined || !this.root) return estimateTokens(pin.text);
     try {
-      return estimateTokensFromBytes(fs.statSync(path.join(this.root, pin.source)).size);
+      return estimateTokensFromBytes(fs.statSync(path.join(this.root, pin.source)).size, pin.source);
     } catch {
       return 0;
     }

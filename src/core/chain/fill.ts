@@ -22,52 +22,113 @@ export interface FillInput {
   toolResultsCap: number;
   /** Trim a tool result again to at most `maxTokens` (its digest); undefined when it cannot shrink that far. */
   shrink?: (block: Block, maxTokens: number) => Block | undefined;
+  /**
+   * What a block costs in the request, exact up to `room` and any number above it when it does not fit
+   * (chain/placement.ts). Default: the block's `tokens`.
+   */
+  cost?: (block: Block, room: number) => number;
+  /** A block's own tokens (its wrapped text, what the zones count), exact up to `limit`. Default: its `tokens`. */
+  size?: (block: Block, limit: number) => number;
+  /**
+   * The session's share: how many of the newest groups are placed before the candidates (the recent groups the
+   * policy replays raw, session/group.ts replayStart). The older groups take what the candidates leave. Default 0.
+   */
+  reservedGroups?: number;
+  /** What listing a block that did not fit adds to the index of available documents (0 for what is not listed). */
+  listCost?: (block: Block) => number;
+  /** What the index's own element adds when the first block is listed (0 when the request already has an index). */
+  listWrapper?: number;
 }
 
 /**
- * Seed 000's fill_zone: by priority × relevance, highest first (a priority the policy set counts whole), skipping a
- * block that does not fit and trying the next; a decision that does not fit whole is sent as its decision section when
- * that fits; tool results also stay inside their zone cap. Then the newest session groups take what is left, never split.
+ * Seed 000's fill_zone, on exact costs (issue 18). The order of the flexible zone:
+ * 1. every candidate is sure of its line in the index of available documents (what a left-out document becomes);
+ * 2. what the user included (`meta.override: include`), then the session's share: the newest groups the policy
+ *    replays raw (`reservedGroups`), newest first, never split;
+ * 3. candidates by priority × relevance, highest first (a priority the policy set counts whole), skipping a block
+ *    that does not fit and trying the next; a decision that does not fit whole is sent as its decision section when
+ *    that fits; tool results also stay inside their zone cap;
+ * 4. older session groups (raw only because their summary was rejected) take what is left, never split, no gaps.
+ * Seed 000 lists recent history among the candidates; placing it first keeps documents, which a read_document call
+ * can fetch later, from crowding out the turns that say where the work stands, which nothing can fetch back.
  */
 export function fill(input: FillInput): StageResult<Filled> {
   const selected: Block[] = [];
   const overflow: Block[] = [];
   const notes: Decision[] = [];
+  const cost = input.cost ?? ((b: Block) => b.tokens);
+  const size = input.size ?? ((b: Block) => b.tokens);
   let remaining = input.available;
   let toolRoom = input.toolResultsCap;
+
   const ordered = [...input.candidates].sort((a, b) => weight(b) - weight(a) || b.priority - a.priority || a.source.localeCompare(b.source));
-  for (const whole of ordered) {
-    const isTool = whole.kind === 'tool_result';
-    const section = whole.kind === 'decision' && whole.tokens > remaining ? decisionSection(whole) : undefined;
-    const room = isTool ? Math.min(toolRoom, remaining) : remaining;
-    const shrunk = isTool && whole.tokens > room && input.shrink ? input.shrink(whole, room) : undefined;
-    const block = section && section.tokens <= remaining ? section : shrunk && shrunk.tokens <= room ? shrunk : whole;
-    if (block.tokens > room) {
-      overflow.push(block);
-      notes.push({ source: block.source, kind: block.kind, reason: overflowReason(block, remaining, isTool ? toolRoom : Infinity), tokens: block.tokens, limit: isTool && toolRoom < remaining ? 'zone' : 'budget' });
-      continue;
-    }
-    selected.push(block);
-    remaining -= block.tokens;
-    if (isTool) toolRoom -= block.tokens;
-  }
+  // A candidate left out is listed in the index instead, and that line is sent too: the lines of the candidates not
+  // yet decided (and the index's own element, until one is paid) are held back from the room of each decision.
+  const lines = new Map(ordered.map((b) => [b, input.listCost?.(b) ?? 0]));
+  let undecided = [...lines.values()].reduce((n, c) => n + c, 0);
+  let element = undecided > 0 ? (input.listWrapper ?? 0) : 0;
+
+  // The session's share first, newest first and never split: the recent events the policy replays raw are not
+  // crowded out by documents (zones: flexible zones yield only the room they leave unused).
   const keptGroups: Block[] = [];
   const droppedGroups: Block[] = [];
   const omitted: Decision[] = [];
-  for (let i = input.groups.length - 1; i >= 0; i--) {
-    const g = input.groups[i];
-    if (droppedGroups.length === 0 && g.tokens <= remaining) {
-      keptGroups.unshift(g);
-      remaining -= g.tokens;
-      continue;
+  let next = input.groups.length - 1;
+  const placeGroups = (down: number, after: string) => {
+    for (; next >= down; next--) {
+      const g = input.groups[next];
+      // Every candidate keeps at least its line in the index: the session's share is what is left beside those lines.
+      const room = Math.max(0, remaining - undecided - (undecided > 0 ? element : 0));
+      const need = droppedGroups.length === 0 ? cost(g, room) : undefined;
+      if (need !== undefined && need <= room) {
+        keptGroups.unshift(g);
+        remaining -= need;
+        continue;
+      }
+      const reason = need !== undefined ? `session events omitted: at least ${need} tokens needed, ${room} left of the budget ${after}` : 'session events omitted: older than omitted events (replay has no gaps)';
+      droppedGroups.unshift(g);
+      omitted.unshift({ source: g.source, kind: 'session_group', reason, tokens: Math.max(g.tokens, need ?? 0), events: g.meta.events?.length ?? 0 });
     }
-    const reason =
-      droppedGroups.length === 0
-        ? `session events omitted: ${g.tokens} tokens needed, ${remaining} left of the budget once documents and tool output were placed`
-        : 'session events omitted: older than omitted events (replay has no gaps)';
-    droppedGroups.unshift(g);
-    omitted.unshift({ source: g.source, kind: 'session_group', reason, tokens: g.tokens, events: g.meta.events?.length ?? 0 });
-  }
+  };
+  const place = (whole: Block) => {
+    const line = lines.get(whole) ?? 0;
+    undecided -= line;
+    const free = Math.max(0, remaining - undecided - (line > 0 || undecided > 0 ? element : 0));
+    const isTool = whole.kind === 'tool_result';
+    // The budget is checked in request tokens (cost); the tool-results zone in the blocks' own tokens (size).
+    const zone = isTool ? toolRoom : Infinity;
+    const measure = (block: Block) => ({ block, need: cost(block, free), size: isTool ? size(block, zone) : 0 });
+    const fits = (m: { need: number; size: number }) => m.need <= free && m.size <= zone;
+    let chosen = measure(whole);
+    if (!fits(chosen)) {
+      const section = whole.kind === 'decision' ? decisionSection(whole) : undefined;
+      const shrunk = isTool && input.shrink ? input.shrink(whole, Math.min(zone, free)) : undefined;
+      const smaller = section ?? shrunk;
+      const other = smaller ? measure(smaller) : undefined;
+      if (other && fits(other)) chosen = other;
+    }
+    const { block, need } = chosen;
+    if (!fits(chosen)) {
+      // Its figure (the index's estimated-tokens) is never below what the bounded count already saw.
+      const over = need > block.tokens ? { ...block, tokens: need } : block;
+      overflow.push(over);
+      notes.push({ source: block.source, kind: block.kind, reason: overflowReason(over, free, zone), tokens: over.tokens, limit: isTool && toolRoom < free ? 'zone' : 'budget' });
+      if (line > 0) {
+        remaining = Math.max(0, remaining - line - element);
+        element = 0;
+      }
+      return;
+    }
+    selected.push(block);
+    remaining -= need;
+    if (isTool) toolRoom -= chosen.size;
+  };
+  // What the user included comes before the session's share (an include that does not fit refuses the call).
+  const included = ordered.filter((b) => b.meta.override === 'include');
+  included.forEach(place);
+  placeGroups(input.groups.length - Math.min(input.reservedGroups ?? 0, input.groups.length), 'for the recent session events (after the protected zone and an index line for each candidate document)');
+  ordered.filter((b) => !included.includes(b)).forEach(place);
+  placeGroups(0, 'once documents and tool output were placed');
   return { value: { selected: [...selected, ...keptGroups], overflow, droppedGroups }, decisions: { indexed: notes.filter((n) => n.kind !== 'tool_result'), rejected: [...notes.filter((n) => n.kind === 'tool_result'), ...omitted] } };
 }
 

@@ -20,6 +20,7 @@ import { Stopwatch } from './stopwatch';
 import { applyOverrides, refuseOverflowingIncludes } from './overrides';
 import { wrap, type NeutralRequest } from './render';
 import { cacheKeyOf, RequestCounter } from './request-count';
+import { Placement } from './placement';
 import { selectSession } from './session';
 import { offloadToolResults } from './offload';
 import { retrim, trimToolOutputs, type TrimInput } from './trim';
@@ -77,11 +78,12 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const tokenizer = options.tokenizer ?? counterFor(choice.encoding);
   const max = maxInputOf(policy);
   const counter = new RequestCounter(tokenizer, model, policy.envelope.output_reserve, shape, stream, cacheKeyOf(snapshot.root));
+  const placement = new Placement(tokenizer, counter);
   const exact = (b: Block): Block => (b.exact ? b : { ...b, tokens: tokenizer.count(wrap(b)), exact: true });
 
   const watch = new Stopwatch();
   const collected = watch.lap('collect', collect(snapshot));
-  const ranked = watch.lap('relevance', rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex));
+  const ranked = watch.lap('relevance', rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex, tokenizer));
   const pruned = watch.lap('prune + overrides', applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides));
   let store = options.offloadStore;
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
@@ -115,6 +117,11 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
     toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
     shrink: retrimTo,
+    cost: (block, room) => placement.cost(block, room),
+    size: (block, limit) => placement.size(block, limit),
+    reservedGroups: session.value.reserved,
+    listCost: (block) => placement.listCost(policy, block),
+    listWrapper: disclosedIndex ? 0 : placement.listWrapper(),
   });
   watch.lap('fill', filled);
   refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);

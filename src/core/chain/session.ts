@@ -14,6 +14,8 @@ export interface SessionSelection {
   groups: Block[];
   summary?: Block;
   report: SessionReport;
+  /** How many of the newest groups the policy replays raw (keep_recent_groups, the raw budget): fill places them first. */
+  reserved: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface SessionSelection {
  */
 export function selectSession(events: SessionEvent[], source: string, policy: Policy, context: SessionContext = {}): StageResult<SessionSelection> {
   const { groups, orphans, warnings } = groupEvents(events, source);
-  const { older } = splitGroups(groups, policy);
+  const { older, recent } = splitGroups(groups, policy, context.tokenizer);
   const compacted: Decision[] = [];
   const rejected: Decision[] = [];
   let summary: Block | undefined;
@@ -50,6 +52,7 @@ export function selectSession(events: SessionEvent[], source: string, policy: Po
     value: {
       groups: blocks,
       summary,
+      reserved: recent.length,
       report: {
         stored: events.length,
         kept_raw: count(raw),

@@ -1,11 +1,12 @@
 import { makeBlock } from '../chain/collect';
+import { wrap } from '../chain/render';
 import type { Policy } from '../policy';
 import type { TaskSignals } from '../task/analyze';
 import type { CommitChange, Hunk } from '../task/git';
-import { estimateTokens } from '../tokens';
+import { countUpTo, estimateTokens, type Tokenizer } from '../tokens';
 import type { Block } from '../types';
 
-/** Source files larger than this (estimated tokens) are sent as the lines that match the task, not whole. */
+/** Source files larger than this (tokens, counted exactly when a tokenizer is given) are sent as the lines that match the task, not whole. */
 export const EXCERPT_ABOVE_TOKENS = 1200;
 const CONTEXT_LINES = 3;
 
@@ -48,8 +49,11 @@ function numberedHunk(h: Hunk): string[] {
  * A large source file reduced to the lines that mention the task's identifiers, codes or quoted messages, with
  * `CONTEXT_LINES` around each and every line numbered. Unchanged when small, or when nothing matches.
  */
-export function excerptLarge(block: Block, signals: TaskSignals, above = EXCERPT_ABOVE_TOKENS): Block {
-  if (block.tokens <= above || block.meta.excerpt) return block;
+export function excerptLarge(block: Block, signals: TaskSignals, above = EXCERPT_ABOVE_TOKENS, tokenizer?: Tokenizer): Block {
+  if (block.meta.excerpt) return block;
+  // Exact (the block as wrapped, the figure the manifest reports and the chain counts again from its cache), and
+  // counted no further than the threshold: only "above it or not" is asked.
+  if ((tokenizer ? countUpTo(tokenizer, wrap(block), above) : block.tokens) <= above) return block;
   const keys = needles(signals);
   const lines = block.text.split('\n');
   const hits = lines.flatMap((l, i) => (keys.some((k) => l.includes(k)) ? [i] : []));

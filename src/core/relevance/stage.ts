@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { RelevanceContext } from '../chain/prune';
 import { headingsOf } from '../sources/documents';
 import type { Snapshot } from '../sources/snapshot';
+import type { Tokenizer } from '../tokens';
 import type { Block } from '../types';
 import { componentsOf, taskComponents } from './components';
 import { changeBlocks, excerptLarge } from './evidence';
@@ -19,9 +20,10 @@ export interface Ranked {
 
 /**
  * Rank the collected blocks against the task. `index` is the workspace's full-text index, kept by the caller between
- * calls (the editor updates it file by file); without one, a fresh index is built for this call.
+ * calls (the editor updates it file by file); without one, a fresh index is built for this call. With a tokenizer,
+ * whether a source file is cut to its matching lines is decided on its exact count.
  */
-export function rankBlocks(collected: Block[], snapshot: Snapshot, index: RelevanceIndex = new RelevanceIndex()): Ranked {
+export function rankBlocks(collected: Block[], snapshot: Snapshot, index: RelevanceIndex = new RelevanceIndex(), tokenizer?: Tokenizer): Ranked {
   const { task, policy } = snapshot;
   const signals = task.signals;
   if (!signals || (signals.words.length === 0 && signals.paths.length === 0 && signals.adrs.length === 0)) return { blocks: collected };
@@ -52,7 +54,7 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
   const byPolicy = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
   const own = new Set(snapshot.documents.filter((d) => d.priority !== undefined).map((d) => d.path));
   return {
-    blocks: blocks.map((b) => (b.kind === 'source_code' ? excerptLarge(b, signals) : b)),
+    blocks: blocks.map((b) => (b.kind === 'source_code' ? excerptLarge(b, signals, undefined, tokenizer) : b)),
     context: { components, relevance, settings, packages, prioritized: (b) => own.has(b.source) || globs.includes(b.source) || byPolicy(b.source) },
   };
 }

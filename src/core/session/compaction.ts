@@ -56,7 +56,7 @@ interface Plan {
 
 function plan(input: CompactionInput): Plan {
   const { groups, orphans } = groupEvents(input.events, input.source);
-  return { ...splitGroups(groups, input.policy), orphans };
+  return { ...splitGroups(groups, input.policy, input.tokenizer), orphans };
 }
 
 function foldContext(input: CompactionInput) {

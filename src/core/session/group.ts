@@ -1,5 +1,5 @@
 import type { Policy } from '../policy';
-import { estimateTokens } from '../tokens';
+import { countUpTo, estimateTokens, type Tokenizer } from '../tokens';
 import type { Warning } from '../types';
 import type { SessionEvent } from './event';
 
@@ -49,26 +49,33 @@ export function renderGroup(group: EventGroup): string {
     .join('\n');
 }
 
-export const groupCost = (g: EventGroup) => estimateTokens(renderGroup(g));
+/** A group's tokens as its block counts them (its rendered text): exact up to `limit` with a tokenizer, else estimated. */
+export const groupCost = (g: EventGroup, tokenizer?: Tokenizer, limit = Infinity) => (tokenizer ? countUpTo(tokenizer, renderGroup(g), limit) : estimateTokens(renderGroup(g)));
 
 /**
  * Where raw replay starts: at most `keep_recent_groups` groups, and the newest run of them that fits the raw
  * budget (the compaction trigger, or the session zone cap when smaller). The budget never drops the newest group;
  * keep_recent_groups 0 folds everything.
+ * With a tokenizer the groups are counted exactly, newest first, each only as far as the raw budget left.
  */
-export function replayStart(groups: EventGroup[], policy: Pick<Policy, 'session' | 'zones'>): number {
+export function replayStart(groups: EventGroup[], policy: Pick<Policy, 'session' | 'zones'>, tokenizer?: Tokenizer): number {
   const budget = Math.min(policy.session.compaction_trigger_tokens, policy.zones.session?.max_tokens ?? Infinity);
-  let start = Math.max(0, groups.length - policy.session.keep_recent_groups);
-  let raw = groups.slice(start).reduce((n, g) => n + groupCost(g), 0);
-  while (raw > budget && start < groups.length - 1) {
-    raw -= groupCost(groups[start]);
-    start++;
+  const first = Math.max(0, groups.length - policy.session.keep_recent_groups);
+  if (first >= groups.length) return first;
+  // The newest group is always replayed; older ones while the raw budget holds them.
+  let raw = groupCost(groups[groups.length - 1], tokenizer, budget);
+  let start = groups.length - 1;
+  while (start > first) {
+    const cost = groupCost(groups[start - 1], tokenizer, budget - raw);
+    if (raw + cost > budget) break;
+    raw += cost;
+    start--;
   }
   return start;
 }
 
 /** The older groups (folded) and the recent ones (replayed raw) under the policy. */
-export function splitGroups(groups: EventGroup[], policy: Pick<Policy, 'session' | 'zones'>): { older: EventGroup[]; recent: EventGroup[] } {
-  const start = replayStart(groups, policy);
+export function splitGroups(groups: EventGroup[], policy: Pick<Policy, 'session' | 'zones'>, tokenizer?: Tokenizer): { older: EventGroup[]; recent: EventGroup[] } {
+  const start = replayStart(groups, policy, tokenizer);
   return { older: groups.slice(0, start), recent: groups.slice(start) };
 }

@@ -18,7 +18,7 @@ export const SLOW_PIN_BYTES = 512 * 1024;
  * assembled yet (the whole max_input is the room then).
  */
 export function pinSizeVerdict(source: string, bytes: number, maxInput: number, room: number | undefined): PinSizeVerdict {
-  const estimate = estimateTokensFromBytes(bytes);
+  const estimate = estimateTokensFromBytes(bytes, source);
   const free = Math.max(0, room ?? maxInput);
   const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${formatNumber(bytes / 1024)} KB` : `${formatNumber(bytes)} bytes`;
   return {

@@ -115,7 +115,9 @@ describe('the whole chain (property)', () => {
       labels: LABELS,
       floors: {
         'tool message in request': 0.3,
-        'ladder step ≥ 1': 0.2,
+        // Fill places by exact cost (issue 18), so the ladder acts only where fill cannot see the final framing:
+        // 18.4 % of 1 000 runs at seed 1471037866 (it was over 20 % when fill placed by a 3.6 estimate).
+        'ladder step ≥ 1': 0.12,
         'tool output trimmed': 0.2,
         'tool result offloaded': 0.2,
         'pinned block sent': 0.2,

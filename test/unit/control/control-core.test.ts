@@ -7,12 +7,14 @@ import { itemContext } from '../../../src/vscode/views/item-context';
 
 describe('pin size, Problems, item actions', () => {
   it('asks before pinning a file whose estimate exceeds the free room, with both figures', () => {
+    // Estimated by the file's type (estimate.ts): a log runs about 2.5 characters per token, Markdown about 4.2.
     const big = pinSizeVerdict('logs/huge.log', 4 * 1024 * 1024, 11000, 6210);
-    assert.equal(big.estimate, 1165085);
+    assert.equal(big.estimate, 1677722);
     assert.equal(big.ask, true);
-    assert.equal(big.message, 'Pin logs/huge.log? It is about ~1\u202f165\u202f085 tokens (estimated from its 4.0 MB) but only 6\u202f210 tokens are free under max_input 11\u202f000. A pinned file is mandatory: requests will be refused until you unpin it or raise the envelope.');
+    assert.equal(big.message, 'Pin logs/huge.log? It is about ~1\u202f677\u202f722 tokens (estimated from its 4.0 MB) but only 6\u202f210 tokens are free under max_input 11\u202f000. A pinned file is mandatory: requests will be refused until you unpin it or raise the envelope.');
     assert.equal(pinSizeVerdict('a.md', 3600, 11000, 6210).ask, false);
-    assert.equal(pinSizeVerdict('a.md', 3600, 11000, 999).ask, true);
+    assert.equal(pinSizeVerdict('a.md', 3600, 11000, 858).ask, false, '3 600 bytes of Markdown: about 858 tokens');
+    assert.equal(pinSizeVerdict('a.md', 3600, 11000, 857).ask, true);
     assert.equal(pinSizeVerdict('a.md', 36000, 11000, undefined).ask, false, 'no request yet: the whole max_input is free');
     assert.match(pinSizeVerdict('a.md', 3600, 11000, 0).message, /\(estimated from its 4 KB\) but only 0 tokens are free/);
   });

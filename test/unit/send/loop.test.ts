@@ -71,7 +71,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     assert.match(outcome.trace, /SEND RESULT\n {2}the model answered after 2 steps \(limit 6\)\n$/);
   });
 
-  it('re-checks the budget on every step: a big tool result makes the enforce ladder act on the next request', async () => {
+  it('re-checks the budget on every step: a big tool result makes the next request leave out the oldest session event', async () => {
     const policy = 'envelope: { window: 3300, output_reserve: 1000, margin: 200 }\nzones: { tool_results: { max_tokens: 1500 } }\noffload: { per_result_tokens: 20000, aggregate_tokens: 20000, preview_chars: 100 }\n';
     const session = [
       { id: 'e1', type: 'user', text: 'Earlier: we looked at the checkout latency dashboards for an hour. ' + 'Latency was flat at 90ms. '.repeat(40) },
@@ -92,14 +92,17 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     assert.match(admitted.trimmed?.reference ?? '', /^\.context\/offload\/search_workspace-call_big-[0-9a-f]{12}\.txt$/);
     assert.equal(fs.readFileSync(path.join(root, admitted.trimmed?.reference ?? ''), 'utf8'), admitted.outcome.text, 'the full result is stored whole');
     assert.ok(admitted.tokens <= 1500, `admitted ${admitted.tokens}`);
-    // Step 2 was rebuilt from scratch and re-checked: over max_input, the ladder trimmed the workspace log, then dropped the oldest stored session event.
-    assert.deepEqual(
-      two.manifest.degraded.map((d) => [d.reason, d.source]),
-      [
-        ['ladder 1: trimmed the largest tool result', 'logs/checkout.log'],
-        ['ladder 2: dropped the oldest session events', '.context/session.jsonl#e1'],
-      ],
-    );
+    // Step 2 was rebuilt from scratch and re-checked. Fill places by exact cost (issue 18): the session's newest
+    // groups first (the tool call with its big result, then e2), and the oldest stored event no longer fits, so fill
+    // leaves it out with its figures; the ladder (which trimmed the log and dropped e1 when fill placed by a 3.6
+    // estimate and overshot) has nothing left to do.
+    assert.deepEqual(two.manifest.degraded, []);
+    const omittedGroups = two.manifest.rejected.filter((d) => d.kind === 'session_group');
+    assert.deepEqual(omittedGroups.map((d) => [d.source, d.tokens, d.events]), [['.context/session.jsonl#e1', 376, 1]]);
+    // The room left varies by a few tokens from run to run: the carried result names its offload file, whose hash
+    // tokenizes differently each time. It is always short of the 376 tokens e1 needs.
+    const room = /^session events omitted: at least 376 tokens needed, (\d+) left of the budget for the recent session events \(after the protected zone and an index line for each candidate document\)$/.exec(omittedGroups[0].reason);
+    assert.ok(room && Number(room[1]) < 376, omittedGroups[0].reason);
     assert.deepEqual(two.manifest.session, { stored: 4, kept_raw: 3, compacted: 0, omitted: 1, store: { kind: 'workspace', path: '.context/session.jsonl' } });
     assert.ok(two.manifest.budget.final <= 2100);
     assert.ok(s.received[1].body.includes('loop-s1-result1'), 'the newest group (the tool call and its result) survived');

@@ -65,7 +65,19 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.equal(a.manifest.session.summary?.status, 'rejected');
     assert.deepEqual(a.manifest.session.summary?.reasons, [why]);
     const { summary: _info, ...counts } = a.manifest.session;
-    assert.deepEqual(counts, { stored: 24, kept_raw: 24, compacted: 0, omitted: 0, store: { kind: 'workspace', path: '.context/session.jsonl' } });
+    // Placement by exact counts (issue 18): PaymentControllerTest.java is 988 tokens, under the 1 200-token excerpt
+    // threshold, so it is sent whole (the old 3.6 estimate put it at 1 206 and sent a 528-token excerpt). The 460
+    // tokens it takes leave 630 for the older raw events: the oldest three groups (e01-e03, 4 events, 639 tokens for
+    // e03's group alone) are left out, oldest first, with their reason; the 20 newest, e15 among them, are replayed.
+    assert.deepEqual(counts, { stored: 24, kept_raw: 20, compacted: 0, omitted: 4, store: { kind: 'workspace', path: '.context/session.jsonl' } });
+    assert.deepEqual(
+      a.manifest.rejected.filter((d) => d.kind === 'session_group').map((d) => [d.source, d.reason, d.events]),
+      [
+        ['.context/session.jsonl#e01', 'session events omitted: older than omitted events (replay has no gaps)', 1],
+        ['.context/session.jsonl#e02', 'session events omitted: older than omitted events (replay has no gaps)', 1],
+        ['.context/session.jsonl#e03', 'session events omitted: at least 639 tokens needed, 630 left of the budget once documents and tool output were placed', 2],
+      ],
+    );
     assert.ok(a.trace.includes(`  summary of e01…e16 REJECTED, raw events kept: ${why}\n`));
     assert.ok(!a.neutral.messages[0].content.includes('<session-summary'));
     assert.ok(a.neutral.messages.some((m) => m.role === 'user' && /^<turn source="\.context\/session\.jsonl" line="15" id="e15" role="user" trust="session">\nNo, keep validation of provided values\./.test(m.content)), 'e15 is replayed raw');

@@ -5,6 +5,7 @@ import { groupEvents, replayStart } from '../../../src/core/session/group';
 import { defaultPolicy, type Policy } from '../../../src/core/policy';
 import { rangeOf, type SummaryRecord } from '../../../src/core/session/summary-store';
 import type { SessionEvent } from '../../../src/core/types';
+import { counter } from '../helpers';
 import { EXAMPLE_PATHS, exampleEvents, faithfulSummary, foldedExampleEvents, SESSION_SOURCE } from './fixtures';
 
 const ctx = { knownSources: EXAMPLE_PATHS };
@@ -44,8 +45,15 @@ describe('replayStart', () => {
     assert.equal(replayStart(groups, policyWith({ keep_recent_groups: 40 })), 0);
   });
   it('or the newest run of groups that fits the raw budget (trigger, or the session zone cap)', () => {
-    // The last six groups estimate at 1 036 (e17-e18), 160, 692 (e20-e21), 106, 65 and 173 tokens: 2 232 in all.
-    assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 300 })), 16);
+    // The last six groups estimate at 1 492 (e17-e18), 137, 593 (e20-e21), 91, 56 and 149 tokens (estimate.ts, by
+    // content type): 2 518 in all; counted exactly (o200k_base) they are 1 037, 141, 582, 82, 50 and 153: 2 045.
+    assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 300 })), 15);
+    assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 300 }), counter), 15);
+    // With the chain's tokenizer the split is exact: a 2 100-token raw budget holds all six groups, which the estimate
+    // (2 518) would have cut to five.
+    assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 2100 }), counter), 12);
+    assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 2100 })), 13);
+    assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 2044 }), counter), 13, 'one token short of the six');
     assert.equal(replayStart(groups, policyWith({}, { session: { max_tokens: 1200 } })), 13);
     assert.equal(replayStart(groups, policyWith({ compaction_trigger_tokens: 10 })), 17, 'the budget never drops the newest group');
   });
