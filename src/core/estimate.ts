@@ -77,3 +77,8 @@ export const UNNAMED_CHARS_PER_TOKEN = 3.6;
 export function estimateTokensFromBytes(bytes: number, name?: string, encoding: EstimateEncoding = 'o200k_base'): number {
   return Math.ceil(bytes / (name ? CHARS_PER_TOKEN[encoding][contentTypeOfPath(name)] : UNNAMED_CHARS_PER_TOKEN));
 }
+
+/** The estimate's encoding for a tokenizer's: cl100k_base, or o200k_base for any other. */
+export function estimateEncoding(encoding: string): EstimateEncoding {
+  return encoding === 'cl100k_base' ? 'cl100k_base' : 'o200k_base';
+}

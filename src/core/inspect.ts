@@ -86,7 +86,7 @@ export function inspectCount(lines: Lines): Counts {
     c.longestLine = Math.max(c.longestLine, line.length);
   }
   c.bytes = Math.max(0, c.bytes - 1);
-  c.estimatedTokens = estimateTokensFromBytes(c.bytes);
+  c.estimatedTokens = estimateTokensFromBytes(c.bytes, lines.file);
   return c;
 }
 

@@ -1,6 +1,7 @@
 import type { ToolResult } from '../offload/results';
 import type { OffloadStore } from '../offload/store';
 import type { Policy } from '../policy';
+import { estimateEncoding } from '../estimate';
 import { estimateTokensFromBytes, type Tokenizer } from '../tokens';
 import { joinLines } from '../trim/lines';
 import type { Lines } from '../trim/types';
@@ -72,7 +73,7 @@ export interface OffloadContext {
 export function offloadToolResults(results: ToolResult[], ctx: OffloadContext): StageResult<Offloaded> {
   const { policy, tokenizer } = ctx;
   const measured = results.map((r) => {
-    if (r.size > EXACT_DECISION_BYTES) return { source: r.source, tokens: estimateTokensFromBytes(r.size), exact: false };
+    if (r.size > EXACT_DECISION_BYTES) return { source: r.source, tokens: estimateTokensFromBytes(r.size, r.abs, estimateEncoding(tokenizer.encoding)), exact: false };
     return { source: r.source, tokens: tokenizer.count(joinLines(r.lines)), exact: true };
   });
   const verdicts = new Map(decideOffload(measured, policy.offload).map((v) => [v.source, v]));

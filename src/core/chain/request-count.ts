@@ -87,7 +87,12 @@ export class RequestCounter {
   }
 }
 
-/** The OpenAI `prompt_cache_key` of a workspace: a hash of its root, never the path itself. */
+/**
+ * The OpenAI `prompt_cache_key` of a workspace: a hash of its root, never the path itself. Written as 15 decimal
+ * digits, which the tokenizers split into five 3-digit tokens whatever they are: the request costs the same number
+ * of tokens in every checkout (a hex hash tokenizes into a varying count, and the budget moved with the path).
+ */
 export function cacheKeyOf(root: string): string {
-  return `ctx-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`;
+  const n = Number.parseInt(createHash('sha256').update(root).digest('hex').slice(0, 12), 16);
+  return `ctx-${String(n % 1e15).padStart(15, '0')}`;
 }

@@ -1,5 +1,6 @@
 import type { Policy } from '../policy';
 import type { ToolOutputFile } from '../sources/snapshot';
+import { estimateEncoding } from '../estimate';
 import { countUpTo, estimateTokensFromBytes, type Tokenizer } from '../tokens';
 import { estimateBySample } from '../tokens-sample';
 import { countRedactions } from '../sources/secrets';
@@ -111,7 +112,7 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
     // Counted whole once, for the record, only when it is trimmed and small (its wrapped text was counted up to the
     // zone); a larger one is estimated from a counted sample, a streamed one from its size.
     const exact = whole !== undefined && output.size <= EXACT_ORIGINAL_BYTES;
-    const originalTokens = whole === undefined ? estimateTokensFromBytes(output.size) : exact ? tokenizer.count(whole) : estimateBySample(tokenizer, whole).tokens;
+    const originalTokens = whole === undefined ? estimateTokensFromBytes(output.size, output.path, estimateEncoding(tokenizer.encoding)) : exact ? tokenizer.count(whole) : estimateBySample(tokenizer, whole).tokens;
     const reference = output.reference ? output.reference() : output.path;
     const budget = Math.max(1, share - wrapOverhead(policy, tokenizer, output.path, output.size, reference));
     const glance = evidence.errorLines + evidence.warningLines === 0 && share <= GLANCE_TOKENS;

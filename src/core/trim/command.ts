@@ -18,7 +18,7 @@ export function trimCommand(lines: Lines, options: TrimOptions, format = 'comman
     const missing = total - kept.length;
     const keptSize = kept.reduce((n, l) => n + measure(l), 0);
     const body = head.slice(0, h).map((l) => clipLine(l, clipAt));
-    if (missing > 0) body.push(`${MARK}${missing} lines (~${estimateTokensFromBytes(Math.max(0, size - keptSize))} tokens) removed …`);
+    if (missing > 0) body.push(`${MARK}${missing} lines (~${estimateTokensFromBytes(Math.max(0, size - keptSize), options.reference)} tokens) removed …`);
     body.push(...tailLines.slice(tailLines.length - t).map((l) => clipLine(l, clipAt)));
     return body;
   };

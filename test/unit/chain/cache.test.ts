@@ -5,7 +5,7 @@ import { assemble } from '../../../src/core/chain/assemble';
 import { cacheKeyOf } from '../../../src/core/chain/request-count';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
 import { NO_GIT } from '../../../src/core/task/git';
-import { EXAMPLE } from '../helpers';
+import { counter, EXAMPLE } from '../helpers';
 
 const NOW = () => new Date('2026-11-12T10:00:00Z');
 const snap = (task: string) => loadSnapshot({ root: EXAMPLE, task, changes: NO_GIT });
@@ -42,8 +42,14 @@ describe('a cache-friendly request (issue 18, requirement 5)', () => {
   it('the OpenAI shape sends a prompt_cache_key derived from the workspace, never its path', () => {
     const body = JSON.parse(ticket.serialized) as { prompt_cache_key: string };
     assert.equal(body.prompt_cache_key, cacheKeyOf(EXAMPLE));
-    assert.match(body.prompt_cache_key, /^ctx-[0-9a-f]{16}$/);
+    assert.match(body.prompt_cache_key, /^ctx-\d{15}$/);
     assert.ok(!ticket.serialized.includes(EXAMPLE), 'the workspace path is not in the request');
+  });
+
+  it('the prompt_cache_key costs the same tokens in every checkout (the budget does not move with the path)', () => {
+    const costs = new Set(Array.from({ length: 400 }, (_, i) => counter.count(JSON.stringify({ prompt_cache_key: cacheKeyOf(`/home/u${i}/work/repo-${i * 7919}`) }))));
+    assert.deepEqual([...costs], [counter.count(JSON.stringify({ prompt_cache_key: 'ctx-000000000000000' }))]);
+    assert.notEqual(cacheKeyOf('/a'), cacheKeyOf('/b'));
   });
 
   it('the Anthropic shape marks three cache_control breakpoints at the end of the stable zones', () => {
