@@ -1,6 +1,7 @@
-// The tokenizer comparison: js-tiktoken (what the chain uses), gpt-tokenizer and the reference tiktoken (WASM), each
+// The tokenizer comparison: js-tiktoken (whose rank files the chain uses), gpt-tokenizer and the reference tiktoken (WASM), each
 // loaded in a fresh process, on a corpus of code, logs, prose, CJK, emoji and BOMs. Counts are compared with the
-// reference exactly; the chain's own counter (js-tiktoken, long runs counted in pieces) is compared too.
+// reference exactly; the chain's own counter (tokens.ts: js-tiktoken's rank files, its own exact byte-pair merge) is
+// compared too.
 //
 //   node scripts/bench/tokenizers.mjs CORPUS_DIR NAME   (child: prints one JSON line)
 import * as fs from 'node:fs';
