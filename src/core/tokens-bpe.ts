@@ -152,7 +152,7 @@ export function scanMerge(table: BpeTable, bytes: string): number {
 }
 
 /**
- * The same merge with a heap. Part i spans [i, next[i]); `pair[i]` is the rank of part i joined with the next one
+ * The same merge with a 4-ary heap. Part i spans [i, next[i]); `pair[i]` is the rank of part i joined with the next one
  * (NONE: there is none; DEAD: part i was absorbed). The heap holds (rank, position) entries, lowest rank first and
  * the leftmost position on a tie: the scan's choice. A join re-ranks the two pairs it changed and pushes them; the
  * entries they replace are skipped when they surface (their rank no longer matches `pair`). O(n log n).
@@ -162,29 +162,22 @@ export function heapMerge(table: BpeTable, bytes: string): number {
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
   const pair = new Int32Array(n);
-  // At most n - 1 entries at first and two per join: 3n.
-  const heapRank = new Int32Array(3 * n);
-  const heapAt = new Int32Array(3 * n);
+  // Entries are (rank, position) pairs, side by side; at most n - 1 at first and two per join: 3n.
+  const heap = new Int32Array(6 * n);
   let size = 0;
   for (let i = 0; i < n; i++) {
     next[i] = i + 1;
     prev[i] = i - 1;
     const r = i + 1 < n ? rankOf(table, bytes, i, i + 2) : NONE;
     pair[i] = r;
-    if (r !== NONE) {
-      heapRank[size] = r;
-      heapAt[size++] = i;
-    }
+    if (r !== NONE) size = siftUp(heap, size, r, i);
   }
-  for (let at = (size >> 1) - 1; at >= 0; at--) siftDown(heapRank, heapAt, size, at);
   let parts = n;
   while (size > 0) {
-    const rank = heapRank[0];
-    const i = heapAt[0];
+    const rank = heap[0];
+    const i = heap[1];
     size--;
-    heapRank[0] = heapRank[size];
-    heapAt[0] = heapAt[size];
-    siftDown(heapRank, heapAt, size, 0);
+    siftDown(heap, size, heap[2 * size], heap[2 * size + 1]);
     if (pair[i] !== rank) continue;
     const j = next[i];
     const k = next[j];
@@ -194,12 +187,12 @@ export function heapMerge(table: BpeTable, bytes: string): number {
     parts--;
     const right = k < n ? rankOf(table, bytes, i, next[k]) : NONE;
     pair[i] = right;
-    if (right !== NONE) size = siftUp(heapRank, heapAt, size, right, i);
+    if (right !== NONE) size = siftUp(heap, size, right, i);
     const p = prev[i];
     if (p >= 0) {
       const left = rankOf(table, bytes, p, k);
       pair[p] = left;
-      if (left !== NONE) size = siftUp(heapRank, heapAt, size, left, p);
+      if (left !== NONE) size = siftUp(heap, size, left, p);
     }
   }
   return parts;
@@ -207,36 +200,45 @@ export function heapMerge(table: BpeTable, bytes: string): number {
 
 const DEAD = -1;
 
-/** Push (rank, at) onto the heap of `size` entries; the new size. */
-function siftUp(heapRank: Int32Array, heapAt: Int32Array, size: number, rank: number, at: number): number {
+/** Push (rank, at) onto the 4-ary heap of `size` entries; the new size. */
+function siftUp(heap: Int32Array, size: number, rank: number, at: number): number {
   let i = size;
   while (i > 0) {
-    const up = (i - 1) >> 1;
-    const ur = heapRank[up];
-    if (ur < rank || (ur === rank && heapAt[up] < at)) break;
-    heapRank[i] = ur;
-    heapAt[i] = heapAt[up];
+    const up = (i - 1) >> 2;
+    const ur = heap[2 * up];
+    if (ur < rank || (ur === rank && heap[2 * up + 1] < at)) break;
+    heap[2 * i] = ur;
+    heap[2 * i + 1] = heap[2 * up + 1];
     i = up;
   }
-  heapRank[i] = rank;
-  heapAt[i] = at;
+  heap[2 * i] = rank;
+  heap[2 * i + 1] = at;
   return size + 1;
 }
 
-function siftDown(heapRank: Int32Array, heapAt: Int32Array, size: number, i: number): void {
-  if (i >= size) return;
-  const rank = heapRank[i];
-  const at = heapAt[i];
+/** Put (rank, at) at the root of the heap of `size` entries (its old root removed) and sift it down. */
+function siftDown(heap: Int32Array, size: number, rank: number, at: number): void {
+  let i = 0;
   for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && (heapRank[c + 1] < heapRank[c] || (heapRank[c + 1] === heapRank[c] && heapAt[c + 1] < heapAt[c]))) c++;
-    const cr = heapRank[c];
-    if (rank < cr || (rank === cr && at < heapAt[c])) break;
-    heapRank[i] = cr;
-    heapAt[i] = heapAt[c];
+    const first = 4 * i + 1;
+    if (first >= size) break;
+    let c = first;
+    let cr = heap[2 * c];
+    let ca = heap[2 * c + 1];
+    const last = Math.min(first + 4, size);
+    for (let d = first + 1; d < last; d++) {
+      const dr = heap[2 * d];
+      if (dr < cr || (dr === cr && heap[2 * d + 1] < ca)) {
+        c = d;
+        cr = dr;
+        ca = heap[2 * d + 1];
+      }
+    }
+    if (rank < cr || (rank === cr && at < ca)) break;
+    heap[2 * i] = cr;
+    heap[2 * i + 1] = ca;
     i = c;
   }
-  heapRank[i] = rank;
-  heapAt[i] = at;
+  heap[2 * i] = rank;
+  heap[2 * i + 1] = at;
 }
