@@ -1,6 +1,7 @@
-// The tokenizer comparison: js-tiktoken (what the chain uses), gpt-tokenizer and the reference tiktoken (WASM), each
+// The tokenizer comparison: js-tiktoken (whose rank files the chain uses), gpt-tokenizer and the reference tiktoken (WASM), each
 // loaded in a fresh process, on a corpus of code, logs, prose, CJK, emoji and BOMs. Counts are compared with the
-// reference exactly; the chain's own counter (js-tiktoken, long runs counted in pieces) is compared too.
+// reference exactly; the chain's own counter (tokens.ts: js-tiktoken's rank files, its own exact byte-pair merge) is
+// compared too.
 //
 //   node scripts/bench/tokenizers.mjs CORPUS_DIR NAME   (child: prints one JSON line)
 import * as fs from 'node:fs';
@@ -38,6 +39,14 @@ export function corpus(base) {
   });
 }
 
+/**
+ * Our counter only: one 1 MB run of random lowercase letters (one pre-tokenized piece, no white space), counted whole,
+ * in `longRunMs` with its count in `longRunTokens`. The reference and js-tiktoken merge a piece in quadratic time
+ * (the reference takes about 13 s on 100 KB), so they are not given it.
+ */
+const LONG_RUN = `let seed = 1; let run = ''; for (let i = 0; i < 1 << 20; i++) { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; run += String.fromCharCode(97 + (seed >>> 16) % 26); }
+const t2 = performance.now(); globalThis.__out.longRunTokens = count(run); globalThis.__out.longRunMs = performance.now() - t2;`;
+
 /** Child bodies: load, then count every corpus file; load and count times are reported separately. */
 function body(name, dir, core) {
   const files = JSON.stringify(fs.readdirSync(dir).filter((f) => f.endsWith('.txt')).sort());
@@ -51,7 +60,7 @@ function body(name, dir, core) {
   return `const fs = require('fs'); const t0 = performance.now(); ${load} count('warm up'); const loadMs = performance.now() - t0;
 const counts = {}; const t1 = performance.now(); let bytes = 0;
 for (const f of ${files}) { const text = fs.readFileSync(require('path').join(${JSON.stringify(dir)}, f), 'utf8'); bytes += Buffer.byteLength(text); counts[f.replace('.txt', '')] = count(text); }
-const countMs = performance.now() - t1; globalThis.__out = { loadMs, countMs, mbps: bytes / 1048576 / (countMs / 1000), counts };`;
+const countMs = performance.now() - t1; globalThis.__out = { loadMs, countMs, mbps: bytes / 1048576 / (countMs / 1000), counts };${name.startsWith('ours') ? LONG_RUN : ''}`;
 }
 
 /** One row per tokenizer: load time, throughput, counts, and the kinds where a count differs from the reference. */

@@ -1,6 +1,6 @@
 import { InputError } from './errors';
 import { createHash } from 'node:crypto';
-import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
+import { countBpe, loadBpe, type BpeRanks, type BpeTable } from './tokens-bpe';
 
 /**
  * Token counting. Encodings load lazily on the first exact count (never during activation); counts are cached by
@@ -18,58 +18,31 @@ export interface Tokenizer {
   countUpTo?(text: string, limit: number): number;
 }
 
-const loaded = new Map<EncodingName, TiktokenType>();
+const loaded = new Map<EncodingName, BpeTable>();
 
 /** Names of the encodings loaded in this process so far (activation must leave this empty). */
 export function loadedEncodings(): EncodingName[] {
   return [...loaded.keys()];
 }
 
-function loadEncoding(name: EncodingName): TiktokenType {
+/**
+ * An encoding's rank table, loaded once per process on first use. The ranks come from js-tiktoken's files; the
+ * counting is ours (tokens-bpe.ts): exact like the reference on every input, long runs included. It builds only
+ * the rank map (no decode map, no intermediate object), so it loads several times faster than js-tiktoken's constructor.
+ */
+export function loadEncoding(name: EncodingName): BpeTable {
   const existing = loaded.get(name);
   if (existing) return existing;
   // Plain require calls so esbuild keeps each rank table behind a lazy module initialiser.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
   const ranks =
     name === 'o200k_base'
       ? // eslint-disable-next-line @typescript-eslint/no-require-imports
         require('js-tiktoken/ranks/o200k_base')
       : // eslint-disable-next-line @typescript-eslint/no-require-imports
         require('js-tiktoken/ranks/cl100k_base');
-  const encoder = quickEncoder(Tiktoken, rustWhitespace(ranks.default ?? ranks));
-  loaded.set(name, encoder);
-  return encoder;
-}
-
-type Ranks = ConstructorParameters<typeof import('js-tiktoken/lite').Tiktoken>[0];
-
-/**
- * js-tiktoken's constructor builds its rank map through a 200 000-key object and keeps a decode map as well: most
- * of the 1.2 s a cold preview spent loading ranks. Counting needs only the rank map, filled here in one pass
- * (Buffer's native base64, the same `b,y,t,e,s` keys): about 3× faster, and less memory. If the library's
- * internals ever change (no `rankMap`, or a probe counts wrong), its own constructor is used instead.
- */
-function quickEncoder(Tiktoken: typeof import('js-tiktoken/lite').Tiktoken, ranks: Ranks): TiktokenType {
-  const encoder = new Tiktoken({ ...ranks, bpe_ranks: '' });
-  const map = (encoder as unknown as { rankMap?: unknown }).rankMap;
-  if (!(map instanceof Map)) return new Tiktoken(ranks);
-  for (const line of ranks.bpe_ranks.split('\n')) {
-    if (!line) continue;
-    const parts = line.split(' ');
-    let rank = Number.parseInt(parts[1], 10);
-    for (let i = 2; i < parts.length; i++) map.set(Buffer.from(parts[i], 'base64').join(','), rank++);
-  }
-  return encoder.encode('hello world', 'all').length === 2 ? encoder : new Tiktoken(ranks);
-}
-
-/**
- * The reference tokenizer (tiktoken, Rust) reads `\s` in the split pattern as Unicode White_Space; JavaScript's `\s`
- * also matches U+FEFF (a BOM) and misses U+0085. With the pattern as shipped, js-tiktoken counted a text with BOMs
- * 9 % above the reference (the bench's corpus); spelled as White_Space, its counts equal the reference exactly.
- */
-export function rustWhitespace<T extends { pat_str: string }>(ranks: T): T {
-  return { ...ranks, pat_str: ranks.pat_str.replace(/\\s/g, '\\p{White_Space}').replace(/\\S/g, '\\P{White_Space}') };
+  const table = loadBpe((ranks.default ?? ranks) as BpeRanks);
+  loaded.set(name, table);
+  return table;
 }
 
 /** Model families and their encodings. Unknown families get the closest encoding and `approximate: true`. */
@@ -105,7 +78,7 @@ export function contentHash(text: string): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
-/** An exact counter over a js-tiktoken encoding, with a bounded cache keyed by content hash. */
+/** An exact counter over an encoding (see tokens-bpe.ts), with a bounded cache keyed by content hash. */
 export class TiktokenCounter implements Tokenizer {
   private readonly cache = new Map<string, number>();
   /** Characters handed to the encoder so far (what the bounded count saves shows here). */
@@ -140,8 +113,8 @@ export class TiktokenCounter implements Tokenizer {
       }
       return this.remember(key, sum);
     }
-    const encoder = loadEncoding(this.encoding);
-    const { count, chars } = boundedCount((piece) => encodeLength(encoder, piece), text, limit);
+    const table = loadEncoding(this.encoding);
+    const { count, chars } = boundedCount((piece) => countBpe(table, piece), text, limit);
     this.encodedChars += chars;
     if (chars < text.length) return count;
     return this.remember(key, count);
@@ -232,32 +205,6 @@ export function boundedCount(encode: (piece: string) => number, text: string, li
     if (count > limit) break;
   }
   return { count, chars: at };
-}
-
-/**
- * js-tiktoken's byte-pair merge is quadratic in the length of one pre-tokenized piece: a 10 KB run without white
- * space (minified code, base64, a clipped log line of one character) took 8 s to count, a 1 MB one would take hours.
- * Runs longer than LONG_RUN (256) characters without white space are therefore counted in LONG_RUN-character pieces. That
- * is exact for every ordinary text (no piece is that long); for such runs the count may differ from the reference
- * by a token or two per piece, either way (the bench measured one token under on a log with 400-character runs:
- * greedy merges inside a piece need not match those over the whole run). The policy margin absorbs that.
- */
-export const LONG_RUN = 256;
-const LONG_RUN_RE = new RegExp(`\\S{${LONG_RUN + 1},}`, 'g');
-
-export function encodeLength(encoder: Pick<TiktokenType, 'encode'>, text: string): number {
-  LONG_RUN_RE.lastIndex = 0;
-  if (!LONG_RUN_RE.test(text)) return encoder.encode(text, 'all').length;
-  let n = 0;
-  let at = 0;
-  LONG_RUN_RE.lastIndex = 0;
-  for (const m of text.matchAll(LONG_RUN_RE)) {
-    if (m.index > at) n += encoder.encode(text.slice(at, m.index), 'all').length;
-    for (let i = 0; i < m[0].length; i += LONG_RUN) n += encoder.encode(m[0].slice(i, i + LONG_RUN), 'all').length;
-    at = m.index + m[0].length;
-  }
-  if (at < text.length) n += encoder.encode(text.slice(at), 'all').length;
-  return n;
 }
 
 /** One shared counter per encoding, so the cache pays off across calls. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { serializeRequest, type WireShape } from '../providers/shape';
-import { LONG_RUN, TiktokenCounter, type Tokenizer } from '../tokens';
+import { TiktokenCounter, type Tokenizer } from '../tokens';
 import type { Block } from '../types';
 import { render, type NeutralRequest } from './render';
 
@@ -9,8 +9,7 @@ import { render, type NeutralRequest } from './render';
  * and in both o200k_base and cl100k_base a piece cannot hold a letter followed by `<`: every such position is a
  * piece boundary, whatever comes before or after. The request is therefore cut there (the envelope's tags, which
  * open every block, all start so: `\n<document`), each piece counted with the counter's content-hash cache, and the
- * counts added. After an edit only the pieces that changed are tokenized; the sum equals a full recount. A cut is
- * skipped inside a run of more than LONG_RUN characters without white space, which the counter splits on its own.
+ * counts added. After an edit only the pieces that changed are tokenized; the sum equals a full recount.
  * A counter that is not a byte-pair encoding (a test's) counts the whole text.
  */
 export function countIncrementally(tokenizer: Tokenizer, text: string): number {
@@ -22,25 +21,17 @@ export function countIncrementally(tokenizer: Tokenizer, text: string): number {
 
 const CUT = /\p{L}(?=<)/gu;
 
-/** The text cut at every letter-then-`<` boundary outside long runs; the pieces join back to the text. */
+/** The text cut at every letter-then-`<` boundary; the pieces join back to the text. */
 export function pieces(text: string): string[] {
   const out: string[] = [];
   let at = 0;
   for (const m of text.matchAll(CUT)) {
     const p = m.index + m[0].length;
-    if (insideLongRun(text, p)) continue;
     out.push(text.slice(at, p));
     at = p;
   }
   out.push(text.slice(at));
   return out;
-}
-
-function insideLongRun(text: string, p: number): boolean {
-  let n = 0;
-  for (let i = p - 1; i >= 0 && !/\s/.test(text[i]) && n <= LONG_RUN; i--) n++;
-  for (let i = p; i < text.length && !/\s/.test(text[i]) && n <= LONG_RUN; i++) n++;
-  return n > LONG_RUN;
 }
 
 /** What the manifest says of the request's stable prefix (tool definitions, system text, rules, pins, session summary). */
