@@ -51,8 +51,13 @@ export function loadBpe(source: BpeRanks): BpeTable {
       ranks.set(bytes, rank++);
     }
   }
-  const names = Object.keys(source.special_tokens).map((s) => s.replace(/[\\^$*+?.()|[\]{}]/g, '\\$&'));
-  return { ranks, maxTokenBytes, pairs, pattern: new RegExp(rustPattern(source.pat_str), 'gu'), special: names.length ? new RegExp(names.join('|'), 'g') : null };
+  return bpeTable({ ranks, pairs, maxTokenBytes, pat_str: source.pat_str, special_tokens: source.special_tokens });
+}
+
+/** The table from ranks already read (a rank file, rank-file.ts, or js-tiktoken's format above). */
+export function bpeTable(read: { ranks: Map<string, number>; pairs: Int32Array; maxTokenBytes: number; pat_str: string; special_tokens: Record<string, number> }): BpeTable {
+  const names = Object.keys(read.special_tokens).map((s) => s.replace(/[\\^$*+?.()|[\]{}]/g, '\\$&'));
+  return { ranks: read.ranks, maxTokenBytes: read.maxTokenBytes, pairs: read.pairs, pattern: new RegExp(rustPattern(read.pat_str), 'gu'), special: names.length ? new RegExp(names.join('|'), 'g') : null };
 }
 
 /**

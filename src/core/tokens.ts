@@ -1,6 +1,7 @@
 import { InputError } from './errors';
 import { createHash } from 'node:crypto';
-import { countBpe, loadBpe, type BpeRanks, type BpeTable } from './tokens-bpe';
+import { readRankFile } from './rank-file';
+import { bpeTable, countBpe, loadBpe, type BpeRanks, type BpeTable } from './tokens-bpe';
 
 /**
  * Token counting. Encodings load lazily on the first exact count (never during activation); counts are cached by
@@ -33,6 +34,14 @@ export function loadedEncodings(): EncodingName[] {
 export function loadEncoding(name: EncodingName): BpeTable {
   const existing = loaded.get(name);
   if (existing) return existing;
+  // Beside a bundle, the build's rank file (rank-file.ts: no base64, no 2.3 MB module to parse); else js-tiktoken's.
+  const file = readRankFile(name);
+  const table = file ? bpeTable(file) : loadBpe(rankModule(name));
+  loaded.set(name, table);
+  return table;
+}
+
+function rankModule(name: EncodingName): BpeRanks {
   // Plain require calls so esbuild keeps each rank table behind a lazy module initialiser.
   const ranks =
     name === 'o200k_base'
@@ -40,9 +49,7 @@ export function loadEncoding(name: EncodingName): BpeTable {
         require('js-tiktoken/ranks/o200k_base')
       : // eslint-disable-next-line @typescript-eslint/no-require-imports
         require('js-tiktoken/ranks/cl100k_base');
-  const table = loadBpe((ranks.default ?? ranks) as BpeRanks);
-  loaded.set(name, table);
-  return table;
+  return (ranks.default ?? ranks) as BpeRanks;
 }
 
 /** Model families and their encodings. Unknown families get the closest encoding and `approximate: true`. */

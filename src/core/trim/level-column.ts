@@ -48,7 +48,6 @@ const WORDS = new Map<string, LevelCode>([
 const PACKABLE = 6;
 const PACKED = new Map<number, LevelCode>();
 for (const [w, level] of WORDS) if (w.length <= PACKABLE) PACKED.set(pack(Buffer.from(w, 'latin1'), 0, w.length), level);
-const INFO_KEY = pack(Buffer.from('INFO', 'latin1'), 0, 4);
 
 function pack(b: Uint8Array, at: number, n: number): number {
   let key = 0;
@@ -58,9 +57,7 @@ function pack(b: Uint8Array, at: number, n: number): number {
 
 function levelOfWord(b: Uint8Array, at: number, n: number): LevelCode | undefined {
   if (n <= PACKABLE) {
-    const key = pack(b, at, n);
-    // Most lines of a large log say INFO: no lookup for them.
-    return key === INFO_KEY ? LEVEL_INFO : PACKED.get(key);
+    return PACKED.get(pack(b, at, n));
   }
   return WORDS.get(String.fromCharCode(...b.subarray(at, at + n)));
 }
@@ -92,6 +89,8 @@ function leadingWord(b: Uint8Array, start: number, end: number): number {
     else if (k !== LOWER || !inBracket) return LEVEL_NONE;
   }
   if (i >= limit || (i > start && BEFORE[b[i - 1]] === 0)) return LEVEL_NONE;
+  // Most lines of a large log say INFO: read it without measuring the word.
+  if (b[i] === 0x49 && b[i + 1] === 0x4e && b[i + 2] === 0x46 && b[i + 3] === 0x4f && (i + 4 >= end || AFTER[b[i + 4]] === 1)) return (i + 4 - start) * 4 + LEVEL_INFO;
   let j = i + 1;
   while (j < end && CLASS[b[j]] === UPPER) j++;
   if (j - i > MAX_WORD || (j < end && AFTER[b[j]] === 0)) return LEVEL_NONE;
