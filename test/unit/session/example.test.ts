@@ -75,7 +75,7 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
       [
         ['.context/session.jsonl#e01', 'session events omitted: older than omitted events (replay has no gaps)', 1],
         ['.context/session.jsonl#e02', 'session events omitted: older than omitted events (replay has no gaps)', 1],
-        ['.context/session.jsonl#e03', 'session events omitted: at least 639 tokens needed, 635 left of the budget once documents and tool output were placed', 2],
+        ['.context/session.jsonl#e03', 'session events omitted: at least 639 tokens needed, 638 left of the budget once documents and tool output were placed', 2],
       ],
     );
     assert.ok(a.trace.includes(`  summary of e01…e16 REJECTED, raw events kept: ${why}\n`));
