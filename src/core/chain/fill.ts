@@ -105,7 +105,8 @@ export function fill(input: FillInput): StageResult<Filled> {
       const shrunk = isTool && input.shrink ? input.shrink(whole, Math.min(zone, free)) : undefined;
       const smaller = section ?? shrunk;
       const other = smaller ? measure(smaller) : undefined;
-      if (other && fits(other)) chosen = other;
+      // Kept when it fits; when it does not either, its figures are the ones the reason gives ("needed even trimmed").
+      if (other && (fits(other) || other.need < chosen.need)) chosen = other;
     }
     const { block, need } = chosen;
     if (!fits(chosen)) {

@@ -70,5 +70,11 @@ describe('the manifest is derived from the blocks sent (report/derive.ts, report
     const shrunk = fill({ candidates: [log], groups: [], available: 20, toolResultsCap: 5000, shrink: (_b, max) => (max >= 15 ? small : undefined) });
     assert.deepEqual(shrunk.value.selected, [small]);
     assert.deepEqual(shrunk.decisions.rejected, []);
+    // Shrunk but still too big: the reason gives what the trimmed form needs, not the whole output's size.
+    const tooBig = { ...log, text: 'ERROR boom ERROR boom', tokens: 30 };
+    const still = fill({ candidates: [log], groups: [], available: 20, toolResultsCap: 5000, shrink: () => tooBig });
+    assert.match(still.decisions.rejected![0].reason, /^not sent: over the budget \(20 tokens left, \d+ needed even trimmed\)/);
+    const needed = Number(/, (\d+) needed/.exec(still.decisions.rejected![0].reason)![1]);
+    assert.ok(needed < log.tokens, `${needed} needed, the whole output is ${log.tokens}`);
   });
 });
