@@ -35,8 +35,24 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const LOG_LINE = /^\s*\[?(\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|\d{2}\/\w{3}\/\d{4}|[A-Z][a-z]{2} +\d{1,2} \d{2}:|(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/;
 const CODE_CHARS = /[{}();=[\]<>]/g;
 
+/** Content types of the texts seen last (a document's text is the same string from one assembly to the next). */
+const TYPES = new Map<string, ContentType>();
+const TYPES_MAX = 2048;
+
 /** The content type of a text, read from its start: JSON, log lines, code (by its punctuation), else prose. */
 export function contentTypeOf(text: string): ContentType {
+  // Short texts cost less to read than to look up; long ones are not worth holding on to.
+  if (text.length < 512 || text.length > 256 * 1024) return readContentType(text);
+  let type = TYPES.get(text);
+  if (type === undefined) {
+    type = readContentType(text);
+    if (TYPES.size >= TYPES_MAX) TYPES.delete(TYPES.keys().next().value as string);
+    TYPES.set(text, type);
+  }
+  return type;
+}
+
+function readContentType(text: string): ContentType {
   const sample = text.slice(0, SAMPLE_CHARS);
   const head = sample.trimStart();
   if (head.startsWith('{') || head.startsWith('[{') || head.startsWith('[\n') || head.startsWith('[ ')) return 'json';

@@ -19,19 +19,31 @@ export function countIncrementally(tokenizer: Tokenizer, text: string): number {
   return total;
 }
 
-const CUT = /\p{L}(?=<)/gu;
+const LETTER = /^\p{L}$/u;
 
-/** The text cut at every letter-then-`<` boundary; the pieces join back to the text. */
+/**
+ * The text cut at every letter-then-`<` boundary; the pieces join back to the text. Found from each `<` (few in a
+ * request) rather than by a Unicode regular expression over every character.
+ */
 export function pieces(text: string): string[] {
   const out: string[] = [];
   let at = 0;
-  for (const m of text.matchAll(CUT)) {
-    const p = m.index + m[0].length;
-    out.push(text.slice(at, p));
-    at = p;
+  for (let lt = text.indexOf('<', 1); lt !== -1; lt = text.indexOf('<', lt + 1)) {
+    if (!letterBefore(text, lt)) continue;
+    out.push(text.slice(at, lt));
+    at = lt;
   }
   out.push(text.slice(at));
   return out;
+}
+
+/** True when the code point that ends just before `i` is a letter (\p{L}). */
+function letterBefore(text: string, i: number): boolean {
+  const c = text.charCodeAt(i - 1);
+  if (c < 0x80) return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const high = i >= 2 ? text.charCodeAt(i - 2) : 0;
+  const point = c >= 0xdc00 && c <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.slice(i - 2, i) : text[i - 1];
+  return LETTER.test(point);
 }
 
 /** What the manifest says of the request's stable prefix (tool definitions, system text, rules, pins, session summary). */

@@ -67,6 +67,9 @@ export class RelevanceIndex {
   /** Add or replace one document; a document whose content did not change is left alone. */
   upsert(doc: IndexedDoc): void {
     const stored = toStored(doc);
+    // The same text is most often the same string (documents are cached by file version): compared in O(1), not hashed.
+    const known = this.docs.get(doc.path);
+    if (known && sameContent(known, stored)) return;
     const stamp = fingerprint(stored);
     if (this.stamps.get(doc.path) === stamp) return;
     this.remove(doc.path);
@@ -121,6 +124,10 @@ function toStored(doc: IndexedDoc): Stored {
     path: doc.path.replace(/\.[^./]+$/, ''),
     body: doc.body,
   };
+}
+
+function sameContent(a: Stored, b: Stored): boolean {
+  return a.body === b.body && a.title === b.title && a.headings === b.headings && a.summary === b.summary && a.tags === b.tags;
 }
 
 function fingerprint(s: Stored): string {

@@ -22,6 +22,21 @@ describe('counting the request incrementally (chain/request-count.ts)', () => {
     assert.deepEqual(pieces('1<2 ><a'), ['1<2 ><a'], 'no cut after a digit or a `>`');
     const long = 'y'.repeat(1000) + 'n<tag';
     assert.deepEqual(pieces(long), ['y'.repeat(1000) + 'n', '<tag'], 'a long run is cut too: the counter is exact on it');
+    assert.deepEqual(pieces('é<x 𝒜<y 😀<z \ud835<w'), ['é', '<x 𝒜', '<y 😀<z \ud835<w'], 'letters outside ASCII, astral ones too; no cut after an emoji or a lone surrogate');
+  });
+
+  it('cuts exactly where a letter (\\p{L}) meets `<`, on random text', () => {
+    const reference = (text: string) => {
+      const out: string[] = [];
+      let at = 0;
+      for (const m of text.matchAll(/\p{L}(?=<)/gu)) {
+        out.push(text.slice(at, m.index + m[0].length));
+        at = m.index + m[0].length;
+      }
+      return [...out, text.slice(at)];
+    };
+    const unit = fc.constantFrom('<', '<', 'a', 'Z', '1', ' ', '>', 'é', 'ß', '中', '𝒜', '😀', '\ud835', '\udc9c', '\n', '"');
+    fc.assert(fc.property(fc.array(unit, { maxLength: 60 }).map((xs) => xs.join('')), (text) => assert.deepEqual(pieces(text), reference(text))), { numRuns: 2000, seed: 18 });
   });
 
   it('equals a full recount on the example\'s request, in both shapes and both encodings', () => {
