@@ -31,11 +31,13 @@ export function readRankFile(name: string, dir = path.join(__dirname, 'ranks')):
   const pairs = new Int32Array(65536).fill(-1);
   let maxTokenBytes = 1;
   let rank = 0;
+  // One latin1 string of the whole file, and each key a slice of it: about half the time of a string per token.
+  const all = bin.toString('latin1');
   for (let at = 0; at < bin.length; rank++) {
     const n = bin[at++];
     if (at + n > bin.length) return undefined;
     if (n > 0) {
-      ranks.set(bin.toString('latin1', at, at + n), rank);
+      ranks.set(all.slice(at, at + n), rank);
       if (n === 2) pairs[bin[at] * 256 + bin[at + 1]] = rank;
       if (n > maxTokenBytes) maxTokenBytes = n;
     }

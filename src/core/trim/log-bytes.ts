@@ -18,6 +18,9 @@ import { LEVEL_INFO, leadingLevelCode, structuredInfo } from './level-column';
 export interface LineSink {
   info(): void;
   line(text: string): string | undefined;
+  /** While true, a frame line (`\tat …`) may be given to `frame` undecoded. */
+  readonly inStack: boolean;
+  frame(): void;
 }
 
 /** Every private-key marker the redactor acts on holds these bytes; Buffer#indexOf finds them fast (unlike `-----BEGIN`). */
@@ -66,7 +69,8 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
         if (nl === -1 && !last) break;
         if (last) nl = end;
         chunk.starts.push(p);
-        if (leadingLevelCode(buf, p, nl) === LEVEL_INFO || structuredInfo(buf, p, nl)) sink.info();
+        if (sink.inStack && isFrame(buf, p, nl)) sink.frame();
+        else if (leadingLevelCode(buf, p, nl) === LEVEL_INFO || structuredInfo(buf, p, nl)) sink.info();
         else {
           const id = sink.line(last ? lastLineText(buf, p, nl) : textOf(buf, p, nl));
           if (id !== undefined) watch.site(id, line, chunk);
@@ -93,6 +97,16 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * A Java-style stack frame: white space, `at`, white space (log-parse.ts's STACK_LINE `^\s+at\s`, ASCII white
+ * space only). It is a stack line and never a cause (CAUSE_LINE starts with `Caused by:` or an identifier).
+ */
+function isFrame(b: Uint8Array, s: number, e: number): boolean {
+  let i = s;
+  while (i < e && (b[i] === 0x20 || b[i] === 0x09)) i++;
+  return i > s && i + 2 < e && b[i] === 0x61 && b[i + 1] === 0x74 && (b[i + 2] === 0x20 || b[i + 2] === 0x09);
 }
 
 /** True when the bytes hold a private-key BEGIN marker (checked around each cheap hit). */

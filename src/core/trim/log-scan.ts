@@ -115,6 +115,17 @@ export class ErrorScanner {
     this.swallowing = false;
   }
 
+  /** True while lines that are stack frames belong to the error or warning before them. */
+  get inStack(): boolean {
+    return this.swallowing;
+  }
+
+  /** Count a line known to be a stack frame and no cause (`\tat …`), while `inStack`: what `line` would do with it. */
+  frame(): void {
+    const i = this.total++;
+    if (this.open) this.open.stackEnd = i;
+  }
+
   /** Count a decoded line; returns the correlation id of the error whose site it opens, if any. */
   line(line: string): string | undefined {
     const i = this.total++;
