@@ -3,18 +3,7 @@ import { describe, it } from 'node:test';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { countUpTo, ENCODINGS, loadEncoding, TiktokenCounter, type EncodingName } from '../../src/core/tokens';
 import { byteString, heapMerge, SCAN_BYTES, scanMerge } from '../../src/core/tokens-bpe';
-
-/** mulberry32: the same seed gives the same strings on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './trim/fixtures';
 
 const ALPHABETS = {
   base64: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=',
