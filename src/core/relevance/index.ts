@@ -38,7 +38,6 @@ interface Stored {
  */
 export class RelevanceIndex {
   private readonly search: MiniSearch<Stored>;
-  private readonly stamps = new Map<string, string>();
   /**
    * The stored form of each document, so a change or a delete is an exact `remove`: MiniSearch's `discard` keeps the
    * old terms' document counts until it vacuums, and scores then drift from a fresh index's (the editor's kept index
@@ -61,20 +60,18 @@ export class RelevanceIndex {
   }
 
   has(path: string): boolean {
-    return this.stamps.has(path);
+    return this.docs.has(path);
   }
 
   /** Add or replace one document; a document whose content did not change is left alone. */
   upsert(doc: IndexedDoc): void {
     const stored = toStored(doc);
-    // The same text is most often the same string (documents are cached by file version): compared in O(1), not hashed.
+    // Compared with what is stored: the same text is most often the same string (documents are cached by file
+    // version), so the comparison costs nothing and no hash is needed.
     const known = this.docs.get(doc.path);
     if (known && sameContent(known, stored)) return;
-    const stamp = fingerprint(stored);
-    if (this.stamps.get(doc.path) === stamp) return;
     this.remove(doc.path);
     this.search.add(stored);
-    this.stamps.set(doc.path, stamp);
     this.docs.set(doc.path, stored);
   }
 
@@ -82,14 +79,13 @@ export class RelevanceIndex {
     const old = this.docs.get(path);
     if (!old) return;
     this.search.remove(old);
-    this.stamps.delete(path);
     this.docs.delete(path);
   }
 
   /** Keep exactly these paths: the ones not listed are removed. */
   retain(paths: Iterable<string>): void {
     const keep = new Set(paths);
-    for (const p of [...this.stamps.keys()]) if (!keep.has(p)) this.remove(p);
+    for (const p of [...this.docs.keys()]) if (!keep.has(p)) this.remove(p);
   }
 
   /** Score every document against the task's words; `weight` boosts some words (identifiers, quoted messages). */
@@ -127,15 +123,9 @@ function toStored(doc: IndexedDoc): Stored {
 }
 
 function sameContent(a: Stored, b: Stored): boolean {
+  // id and path come from the key the two were stored under.
   return a.body === b.body && a.title === b.title && a.headings === b.headings && a.summary === b.summary && a.tags === b.tags;
 }
 
-function fingerprint(s: Stored): string {
-  // Length plus a cheap rolling hash: enough to skip unchanged files, not a security boundary.
-  const text = `${s.title}\0${s.headings}\0${s.summary}\0${s.tags}\0${s.body}`;
-  let h = 0;
-  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  return `${text.length}:${h}`;
-}
 
 export { stem };

@@ -56,7 +56,8 @@ const READ = 64 * 1024;
 
 /** Random access to a scanned file's lines, by index (walking from the checkpoint before it), through one buffer. */
 export class LineReader {
-  private readonly buf = Buffer.allocUnsafe(CHUNK);
+  /** Grown to what a read needs, up to CHUNK: most reads are of a few lines. */
+  private buf = Buffer.allocUnsafe(READ);
   private view = this.buf.subarray(0, 0);
   private at = 0;
   private len = 0;
@@ -109,14 +110,16 @@ export class LineReader {
   }
 
   private read(s: number, n: number): void {
+    const want = Math.min(n, CHUNK);
+    if (want > this.buf.length) this.buf = Buffer.allocUnsafe(want);
     this.at = s;
-    this.len = fs.readSync(this.fd, this.buf, 0, Math.min(n, CHUNK), s);
+    this.len = fs.readSync(this.fd, this.buf, 0, want, s);
     this.view = this.buf.subarray(0, this.len);
   }
 }
 
-/** Open the scanned file again, if it is still the one pass 1 read. */
-export function reopen<T>(index: LineIndex, use: (reader: LineReader, fd: number) => T): T | undefined {
+/** The lines at `indices` (sorted, distinct), decoded as pass 1 decoded them; undefined if the file changed since. */
+export function linesAt(index: LineIndex, indices: number[]): Map<number, string> | undefined {
   let fd: number;
   try {
     fd = fs.openSync(index.abs, 'r');
@@ -126,15 +129,11 @@ export function reopen<T>(index: LineIndex, use: (reader: LineReader, fd: number
   try {
     const stat = fs.fstatSync(fd);
     if (stat.size !== index.size || stat.mtimeMs !== index.mtimeMs) return undefined;
-    return use(new LineReader(fd, index), fd);
+    const reader = new LineReader(fd, index);
+    return new Map(indices.map((i) => [i, reader.text(i)]));
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** The lines at `indices` (sorted, distinct), decoded as pass 1 decoded them; undefined if the file changed. */
-export function linesAt(index: LineIndex, indices: number[]): Map<number, string> | undefined {
-  return reopen(index, (reader) => new Map(indices.map((i) => [i, reader.text(i)])));
 }
 
 /** The index of the line holding byte `h`. */

@@ -49,12 +49,13 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
     const stat = fs.fstatSync(fd);
     const index: LineIndex = { abs, size: stat.size, mtimeMs: stat.mtimeMs, total: 0, starts: [] };
     const watch = new CorrWatch(fd, index, radius);
-    const chunk: Chunk = { buf: Buffer.allocUnsafe(CHUNK), at: 0, firstLine: 0, starts: [] };
+    // A small file reads into a buffer of its size (plus one byte, to see its end), a large one chunk by chunk.
+    const chunk: Chunk = { buf: Buffer.allocUnsafe(Math.min(CHUNK, stat.size + 1)), at: 0, firstLine: 0, starts: [] };
     const buf = chunk.buf;
     let carry = 0;
     let line = 0;
     for (;;) {
-      const n = fs.readSync(fd, buf, carry, CHUNK - carry, chunk.at + carry);
+      const n = fs.readSync(fd, buf, carry, buf.length - carry, chunk.at + carry);
       const end = carry + n;
       const view = buf.subarray(0, end);
       let p = 0;
@@ -85,7 +86,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
       }
       watch.ahead(chunk, line - 1, p);
       if (n === 0) break;
-      if (p === 0 && end === CHUNK) return undefined;
+      if (p === 0 && end === buf.length) return undefined;
       buf.copy(buf, 0, p, end);
       chunk.at += p;
       carry = end - p;
@@ -126,16 +127,14 @@ class CorrWatch {
   readonly found = new Map<number, string>();
   failed = false;
   private readonly watched = new Map<string, { from: number; until: number }>();
-  private readonly reader: LineReader;
   private back: Buffer | undefined;
+  private lines: LineReader | undefined;
 
   constructor(
     private readonly fd: number,
     private readonly index: LineIndex,
     private readonly radius: number,
-  ) {
-    this.reader = new LineReader(fd, index);
-  }
+  ) {}
 
   site(id: string, i: number, chunk: Chunk): void {
     if (this.failed) return;
@@ -192,8 +191,9 @@ class CorrWatch {
       const n = fs.readSync(this.fd, buf, 0, Math.min(buf.length, chunk.at - off), off);
       const view = buf.subarray(0, n);
       for (let h = view.indexOf(id, 0, 'latin1'); h !== -1; h = view.indexOf(id, h + 1, 'latin1')) {
-        const i = lineOf(this.reader, this.index.starts, off + h);
-        if (i >= lo && !this.found.has(i)) this.found.set(i, this.reader.text(i));
+        const reader = (this.lines ??= new LineReader(this.fd, this.index));
+        const i = lineOf(reader, this.index.starts, off + h);
+        if (i >= lo && !this.found.has(i)) this.found.set(i, reader.text(i));
       }
       if (off + n >= chunk.at) break;
     }
