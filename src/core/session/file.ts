@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { InputError } from '../errors';
-import { fsReason, specialKind } from '../sources/scan';
+import { checkInputFile, fsReason } from '../sources/scan';
 import type { Warning } from '../types';
 import type { SessionEvent, SessionEventType } from './event';
 import { safeId, SAFE_ID } from '../chain/safe-id';
@@ -96,14 +96,8 @@ export function appendSessionEvents(file: string, events: SessionEvent[]): void 
 
 /** The session file after the checks every input file gets: a folder is bad input; a FIFO or device is skipped. */
 export function readSessionChecked(abs: string, shown: string, label: string): ReturnType<typeof readSessionFile> {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(abs);
-  } catch {
-    return { events: [], warnings: [] };
-  }
-  if (st.isDirectory()) throw new InputError('is a folder, not a session file (JSON lines)', shown);
-  if (!st.isFile()) return { events: [], warnings: [{ source: label, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no session replayed` }] };
+  const kind = checkInputFile(abs, { shown, label, what: 'a session file (JSON lines)', unused: 'no session replayed' });
+  if (kind !== 'file') return { events: [], warnings: kind === 'absent' ? [] : [kind] };
   try {
     return readSessionFile(abs, label);
   } catch (e) {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InputError } from '../errors';
 import type { Warning } from '../types';
-import { fsReason, specialKind } from './scan';
+import { checkInputFile, fsReason } from './scan';
 
 /**
  * The user's overrides for one workspace, shared by the editor and `ctxctl` through `.context/overrides.json`:
@@ -73,14 +73,8 @@ export function normalizePath(p: string): string {
 /** Read `.context/overrides.json`: none when absent; a FIFO or device is skipped (warned), never opened. */
 export function readOverridesFile(root: string): { overrides: Overrides; warnings: Warning[] } {
   const file = path.join(root, OVERRIDES_FILE);
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    return { overrides: emptyOverrides(), warnings: [] };
-  }
-  if (st.isDirectory()) throw new InputError('is a folder, not an overrides file (JSON)', OVERRIDES_FILE);
-  if (!st.isFile()) return { overrides: emptyOverrides(), warnings: [{ source: OVERRIDES_FILE, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no overrides read` }] };
+  const kind = checkInputFile(file, { shown: OVERRIDES_FILE, label: OVERRIDES_FILE, what: 'an overrides file (JSON)', unused: 'no overrides read' });
+  if (kind !== 'file') return { overrides: emptyOverrides(), warnings: kind === 'absent' ? [] : [kind] };
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

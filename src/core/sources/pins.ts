@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../errors';
 import type { Warning } from '../types';
-import { fsReason, specialKind } from './scan';
+import { checkInputFile, fsReason, specialKind } from './scan';
 import { isSecretPath } from '../redact/files';
 
 /** One pinned block as `.context/pins.json` stores it (the editor mirrors its pins there; ctxctl reads them). */
@@ -26,14 +26,8 @@ export const PINS_FILE = '.context/pins.json';
  */
 export function readPinsFile(root: string): { pins: StoredPin[]; warnings: Warning[] } {
   const file = path.join(root, PINS_FILE);
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    return { pins: [], warnings: [] };
-  }
-  if (st.isDirectory()) throw new InputError('is a folder, not a pins file (a JSON list)', PINS_FILE);
-  if (!st.isFile()) return { pins: [], warnings: [{ source: PINS_FILE, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; no pins read` }] };
+  const kind = checkInputFile(file, { shown: PINS_FILE, label: PINS_FILE, what: 'a pins file (a JSON list)', unused: 'no pins read' });
+  if (kind !== 'file') return { pins: [], warnings: kind === 'absent' ? [] : [kind] };
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { InputError } from '../errors';
 import { isSecretPath } from '../redact/files';
 import type { Warning } from '../types';
 
@@ -41,6 +42,23 @@ export function specialKind(st: fs.Stats): string | undefined {
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
   return undefined;
+}
+
+/**
+ * An input file of the workspace (pins, overrides, the session) before it is read: absent, a file to read, or a
+ * FIFO or device that is never opened (reading it would block), skipped with the warning returned. A folder is bad
+ * input, named as `shown`.
+ */
+export function checkInputFile(abs: string, at: { shown: string; label: string; what: string; unused: string }): 'absent' | 'file' | Warning {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return 'absent';
+  }
+  if (st.isDirectory()) throw new InputError(`is a folder, not ${at.what}`, at.shown);
+  if (!st.isFile()) return { source: at.label, message: `skipped: ${specialKind(st) ?? 'not a regular file'}, never opened; ${at.unused}` };
+  return 'file';
 }
 
 /**
