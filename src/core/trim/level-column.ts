@@ -98,6 +98,97 @@ function leadingWord(b: Uint8Array, start: number, end: number): number {
   return level === undefined ? 0 : (j - start) * 4 + level;
 }
 
+/** Most 4-byte words a shape spans: its bytes (a prefix and a word) at any alignment. */
+const SHAPE_WORDS = Math.ceil((MAX_PREFIX + MAX_WORD + 3) / 4);
+
+/**
+ * The leading column of the lines of one buffer, with a memory of the last info line's shape: its bytes up to the
+ * end of its level word. A line that repeats those bytes, except that digits may stand for other digits (the
+ * timestamp), and then ends or goes on with a character allowed after a word, has the same leading column: every
+ * step of `leadingWord` sees the same classes there (a digit is a prefix character in and out of brackets, and no
+ * capital). The shape is compared four aligned bytes at a time, against a copy of it made for each of the four
+ * alignments a line can start at; any other line takes the full rule, and an info line that does not repeat the
+ * shape becomes the new one.
+ */
+export class InfoColumn {
+  /** The buffer as 32-bit words (native order), when it is aligned to 4 bytes. */
+  private readonly words: Int32Array | undefined;
+  /** For alignment a, from a × SHAPE_WORDS: the shape's bytes in words, which of their bytes are the shape's, which are digits. */
+  private readonly shape = new Int32Array(4 * SHAPE_WORDS);
+  private readonly mask = new Int32Array(4 * SHAPE_WORDS);
+  private readonly digits = new Int32Array(4 * SHAPE_WORDS);
+  private readonly count = new Int32Array(4);
+  /** Where the shape's level word ends, from the line's start; 0 while there is no shape. */
+  private end = 0;
+
+  constructor(private readonly b: Buffer) {
+    this.words = b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : undefined;
+  }
+
+  /** True when the line `b[start, end)` is an info line by its leading column (exactly `leadingLevelCode(…) === LEVEL_INFO`). */
+  isInfo(start: number, end: number): boolean {
+    const n = this.end;
+    if (n !== 0 && end - start >= n && (start + n === end || AFTER[this.b[start + n]] === 1) && this.repeats(start)) return true;
+    const word = leadingWord(this.b, start, end);
+    if ((word & 3) !== LEVEL_INFO) return false;
+    this.learn(start, word >> 2);
+    return true;
+  }
+
+  private repeats(start: number): boolean {
+    const words = this.words as Int32Array;
+    const a = start & 3;
+    const base = (start - a) >> 2;
+    const from = a * SHAPE_WORDS;
+    const to = from + this.count[a];
+    for (let k = from; k < to; k++) {
+      const x = words[base + k - from] & this.mask[k];
+      const y = this.shape[k];
+      if (x === y) continue;
+      if ((x & 0x80808080) !== 0) return false;
+      const z = x ^ y;
+      // The bytes that differ must be digits in both.
+      const differ = (((z & 0x7f7f7f7f) + 0x7f7f7f7f) | z) & 0x80808080;
+      if ((differ & ~(digitBits(x) & this.digits[k])) !== 0) return false;
+    }
+    return true;
+  }
+
+  private learn(start: number, n: number): void {
+    if (this.words === undefined) {
+      this.end = 0;
+      return;
+    }
+    this.end = n;
+    const little = LITTLE_ENDIAN;
+    for (let a = 0; a < 4; a++) {
+      const count = (n + a + 3) >> 2;
+      this.count[a] = count;
+      for (let k = 0; k < count; k++) {
+        let word = 0;
+        let mask = 0;
+        for (let j = 0; j < 4; j++) {
+          const at = 4 * k - a + j;
+          if (at < 0 || at >= n) continue;
+          const shift = little ? 8 * j : 24 - 8 * j;
+          word |= this.b[start + at] << shift;
+          mask |= 0xff << shift;
+        }
+        this.shape[a * SHAPE_WORDS + k] = word;
+        this.mask[a * SHAPE_WORDS + k] = mask;
+        this.digits[a * SHAPE_WORDS + k] = digitBits(word);
+      }
+    }
+  }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The high bit of each byte of an ASCII word that is a digit: b + 0x50 reaches 0x80 from '0', b + 0x46 from ':'. */
+function digitBits(x: number): number {
+  return (x + 0x50505050) & ~(x + 0x46464646) & 0x80808080;
+}
+
 // A Buffer like the ones pass 1 reads into, so the byte rule sees one kind of array (and stays fast).
 const scratch = Buffer.alloc(MAX_PREFIX + MAX_WORD + 2);
 

@@ -109,10 +109,11 @@ export class ErrorScanner {
   // A warning's stack trace belongs to the warning: its "Caused by: …Exception" lines are not errors of their own.
   private swallowing = false;
 
-  info(): void {
-    this.total++;
+  info(n: number): 0 {
+    this.total += n;
     this.open = undefined;
     this.swallowing = false;
+    return 0;
   }
 
   /** True while lines that are stack frames belong to the error or warning before them. */

@@ -7,7 +7,7 @@ import { trimOptions } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
 import { redactLines } from '../../../src/core/redact/apply';
 import { fileLines } from '../../../src/core/sources/line-reader';
-import { INFO_VALUES, LEVEL_ERROR, LEVEL_INFO, LEVEL_NONE, LEVEL_WARN, leadingLevelCode, leadingLevelOf, structuredInfo } from '../../../src/core/trim/level-column';
+import { InfoColumn, INFO_VALUES, LEVEL_ERROR, LEVEL_INFO, LEVEL_NONE, LEVEL_WARN, leadingLevelCode, leadingLevelOf, structuredInfo } from '../../../src/core/trim/level-column';
 import { redactedFileLines, STREAM_CHUNK_BYTES } from '../../../src/core/trim/lines';
 import { trimLog } from '../../../src/core/trim/log';
 import { gatherPool } from '../../../src/core/trim/log-pool';
@@ -143,6 +143,87 @@ describe('the leading level column', () => {
     assert.equal(severityOf('2026-11-12T08:00:00Z ERROR 1 --- [exec-3] c.a.p.Proxy : [info] retry level=info'), 'error');
     // No leading column: the bracketed level still counts.
     assert.equal(severityOf('[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6'), 'error');
+  });
+});
+
+describe('the leading column by shape (InfoColumn)', () => {
+  const SHAPES = [
+    '2026-11-12T00:00:00.026Z  INFO 4821 --- [exec-0] c.a.p.Foo : msg',
+    '2026-11-12 00:00:00,026 DEBUG [main] c.a.Foo - x',
+    '14:22:01.123 [http-nio-8080-exec-1] INFO  c.a.Foo - ok',
+    '[2026-11-12 08:00:00] TRACE x',
+    'INFO:root:started',
+    '2026/11/12 08:00:00 [worker_1] NOTICE x',
+    '2026-11-12T08:00:00Z INFO',
+    '2026-11-12T08:00:00Z INFO\r',
+    '12:00 INF x',
+  ];
+  // Characters a mutation may put in the head of a line: digits and every class the rule tells apart, and bytes of
+  // a multi-byte character.
+  const ALPHABET = ['0', '7', '9', ':', '.', ',', '-', '+', '/', ' ', '\t', 'T', 'Z', 'I', 'N', 'S', 'a', 'z', '_', '[', ']', '|', '>', ';', '?', '@', '\r', 'é', '\u3000'];
+
+  /** Lines from the shapes in runs, each with other digits, half of them mutated in their head. */
+  function lines(rand: () => number, n: number): string[] {
+    const out: string[] = [];
+    let shape = SHAPES[0];
+    for (let k = 0; k < n; k++) {
+      // Runs of one shape, as a log's lines come from one formatter.
+      if (rand() < 0.05) shape = SHAPES[Math.floor(rand() * SHAPES.length)];
+      let line = shape.replace(/[0-9]/g, () => String(Math.floor(rand() * 10)));
+      const mutations = rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 3);
+      for (let m = 0; m < mutations; m++) {
+        const at = Math.floor(rand() * Math.min(line.length, 40));
+        const c = ALPHABET[Math.floor(rand() * ALPHABET.length)];
+        line = rand() < 0.2 ? line.slice(0, at) : line.slice(0, at) + c + line.slice(at + (rand() < 0.7 ? 1 : 0));
+      }
+      out.push(line);
+    }
+    return out;
+  }
+
+  for (const pad of [0, 1, 2, 3]) {
+    it(`tells exactly the lines leadingLevelCode calls info, 6 000 seeded lines starting at every alignment (pad ${pad})`, () => {
+      const text = lines(prng(40 + pad), 6000);
+      const bytes = Buffer.concat([Buffer.alloc(pad, 0x0a), Buffer.from(text.join('\n'))]);
+      // A buffer as pass 1 reads into: its own, 4-byte aligned, whole words.
+      const buf = Buffer.alloc((bytes.length + 3) & ~3);
+      bytes.copy(buf);
+      const column = new InfoColumn(buf);
+      let p = pad;
+      let info = 0;
+      for (const line of text) {
+        const e = p + Buffer.byteLength(line);
+        const expected = leadingLevelCode(buf, p, e) === LEVEL_INFO;
+        assert.equal(column.isInfo(p, e), expected, `line ${JSON.stringify(line)} at byte ${p}`);
+        if (expected) info++;
+        p = e + 1;
+      }
+      // The sample holds both kinds in number.
+      assert.ok(info > 1500 && info < 5000, `${info} info lines`);
+    });
+  }
+
+  it('takes a digit for any digit, and nothing else for a digit', () => {
+    const rows = ['2026-11-12T00:00:00.026Z  INFO a', '2026-11-12T09:59:41.999Z  INFO b', '2026-11-12T09:59:41:999Z  INFO c', '2026-11-12T09:59:41;999Z  INFO d', '2026-11-12T09:59:41.99 Z  INFO e', '2026-11-12T00:00:00.026Z  INFOS f', '2026-11-12T00:00:00.026Z  INFO', '2026-11-12T00:00:00.026Z  IN'];
+    const buf = Buffer.alloc(256);
+    buf.write(rows.join('\n'));
+    const column = new InfoColumn(buf);
+    const got: boolean[] = [];
+    let p = 0;
+    for (const row of rows) {
+      got.push(column.isInfo(p, p + row.length));
+      p += row.length + 1;
+    }
+    // A colon is a prefix character too; a semicolon is not; "INFOS" is no level word; a line cut inside the word has none.
+    assert.deepEqual(got, [true, true, true, false, true, false, true, false]);
+  });
+
+  it('gives the full rule’s answer in a buffer that is not aligned to 4 bytes', () => {
+    const pool = Buffer.alloc(96);
+    const buf = pool.subarray(1, 93);
+    buf.write('2026-11-12T00:00:00Z INFO a\n2026-11-12T00:00:01Z INFO b\nx 2026-11-12 INFO c');
+    const column = new InfoColumn(buf);
+    assert.deepEqual([column.isInfo(0, 27), column.isInfo(28, 55), column.isInfo(56, 75), column.isInfo(58, 75)], [true, true, false, true]);
   });
 });
 
