@@ -3,6 +3,7 @@
 // bundle gives its size (test/unit/packaging/bundles.test.ts checks what dist/extension.js may hold).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -66,7 +67,9 @@ const targets = {
   extension: { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The session commands, loaded on their first use (src/vscode/lazy-commands.ts).
   'session-host': { ...common, entryPoints: ['src/vscode/session-host.ts'], outfile: 'dist/session-host.js', external: ['vscode'] },
-  cli: { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The CLI: its bundle, and dist/cli.js, which loads the bundle with the code cache made below (src/cli/load.ts).
+  'cli-main': { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js' },
+  cli: { ...common, entryPoints: ['src/cli/load.ts'], outfile: 'dist/cli.js' },
   'assemble-worker': { ...common, entryPoints: ['src/vscode/worker/assemble-worker.ts'], outfile: 'dist/assemble-worker.js' },
   'send-worker': { ...common, entryPoints: ['src/vscode/worker/send-worker.ts'], outfile: 'dist/send-worker.js' },
   ...Object.fromEntries(VENDOR.map((v) => [`vendor/${v}`, { ...common, entryPoints: [`src/vendor/${v}.ts`], outfile: `dist/vendor/${v}.js` }])),
@@ -87,4 +90,22 @@ if (process.argv.includes('--watch')) {
   const names = Object.keys(targets);
   const results = await Promise.all(names.map((n) => esbuild.build(targets[n])));
   names.forEach((n, i) => report(n, results[i]));
+  cacheCli();
+}
+
+// V8's code cache of the CLI's bundle (src/cli/load.ts reads it): made in a fresh node after one preview of the
+// bundled example, so it holds the bundle and every function that run compiled. It starts with the SHA-256 of the
+// bundle it belongs to. Without it the CLI still runs, compiling as it goes.
+function cacheCli() {
+  const cache = 'dist/cli-main.js.cache';
+  fs.rmSync(cache, { force: true });
+  const warm = `const cli = require('./dist/cli.js');
+const ex = 'examples/payment-incident';
+Promise.resolve(cli.run(['preview', '--workspace', ex, '--task', ex + '/ticket.md'], { stdout() {}, stderr(s) { process.stderr.write(s); } })).then((code) => {
+  if (code !== 0) throw new Error('the warm-up preview exited with ' + code);
+  const hash = require('crypto').createHash('sha256').update(require('fs').readFileSync('dist/cli-main.js')).digest();
+  require('fs').writeFileSync(${JSON.stringify(cache)}, Buffer.concat([hash, cli.script.createCachedData()]));
+});`;
+  const r = spawnSync(process.execPath, ['-e', warm], { encoding: 'utf8' });
+  if (r.status !== 0) console.warn(`dist/cli-main.js has no code cache (the CLI compiles as it runs): ${(r.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
 }
