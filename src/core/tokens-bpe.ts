@@ -1,3 +1,5 @@
+import { RankTable } from './rank-table';
+
 /**
  * An exact byte-pair token counter, written to give the reference tokenizer's (tiktoken, Rust) counts on every input
  * and to stay fast on long runs without white space.
@@ -20,8 +22,8 @@ export interface BpeRanks {
 }
 
 export interface BpeTable {
-  /** Byte string (one character per byte) → rank. */
-  readonly ranks: Map<string, number>;
+  /** Byte string (one character per byte) → rank (rank-table.ts). */
+  readonly ranks: RankTable;
   /** The longest token, in bytes: a longer byte string has no rank. */
   readonly maxTokenBytes: number;
   /** Ranks of two-byte strings by first byte × 256 + second (-1: not a token): most lookups, without a string. */
@@ -37,27 +39,28 @@ export const SCAN_BYTES = 64;
 
 /** The rank table of js-tiktoken's compressed format: lines of `! firstRank base64 base64 …`, ranks consecutive. */
 export function loadBpe(source: BpeRanks): BpeTable {
-  const ranks = new Map<string, number>();
-  const pairs = new Int32Array(65536).fill(-1);
-  let maxTokenBytes = 1;
+  // Written as a rank file holds it (each rank's length in one byte, then its bytes), so both load the same way.
+  const parts: Buffer[] = [];
+  let rank = 0;
   for (const line of source.bpe_ranks.split('\n')) {
     if (!line) continue;
-    const parts = line.split(' ');
-    let rank = Number.parseInt(parts[1], 10);
-    for (let i = 2; i < parts.length; i++) {
-      const bytes = Buffer.from(parts[i], 'base64').toString('latin1');
-      if (bytes.length > maxTokenBytes) maxTokenBytes = bytes.length;
-      if (bytes.length === 2) pairs[bytes.charCodeAt(0) * 256 + bytes.charCodeAt(1)] = rank;
-      ranks.set(bytes, rank++);
+    const fields = line.split(' ');
+    for (let first = Number.parseInt(fields[1], 10); rank < first; rank++) parts.push(Buffer.from([0]));
+    for (let i = 2; i < fields.length; i++, rank++) {
+      const bytes = Buffer.from(fields[i], 'base64');
+      parts.push(Buffer.from([bytes.length]), bytes);
     }
   }
-  return bpeTable({ ranks, pairs, maxTokenBytes, pat_str: source.pat_str, special_tokens: source.special_tokens });
+  const table = RankTable.fromRankFile(Buffer.concat(parts));
+  if (!table) throw new Error('js-tiktoken rank table: a token longer than 255 bytes');
+  return bpeTable({ table, pat_str: source.pat_str, special_tokens: source.special_tokens });
 }
 
 /** The table from ranks already read (a rank file, rank-file.ts, or js-tiktoken's format above). */
-export function bpeTable(read: { ranks: Map<string, number>; pairs: Int32Array; maxTokenBytes: number; pat_str: string; special_tokens: Record<string, number> }): BpeTable {
+export function bpeTable(read: { table: RankTable; pat_str: string; special_tokens: Record<string, number> }): BpeTable {
   const names = Object.keys(read.special_tokens).map((s) => s.replace(/[\\^$*+?.()|[\]{}]/g, '\\$&'));
-  return { ranks: read.ranks, maxTokenBytes: read.maxTokenBytes, pairs: read.pairs, pattern: new RegExp(rustPattern(read.pat_str), 'gu'), special: names.length ? new RegExp(names.join('|'), 'g') : null };
+  const { table } = read;
+  return { ranks: table, maxTokenBytes: table.maxTokenBytes, pairs: table.pairs, pattern: new RegExp(rustPattern(read.pat_str), 'gu'), special: names.length ? new RegExp(names.join('|'), 'g') : null };
 }
 
 /**
@@ -94,7 +97,7 @@ function countOrdinary(table: BpeTable, text: string, from: number, to: number):
   pattern.lastIndex = 0;
   for (let m = pattern.exec(stretch); m; m = pattern.exec(stretch)) {
     const key = byteString(m[0]);
-    n += key.length === 1 || ranks.has(key) ? 1 : mergeCount(table, key);
+    n += key.length === 1 || ranks.get(key) >= 0 ? 1 : mergeCount(table, key);
   }
   return n;
 }
@@ -120,8 +123,8 @@ function rankOf(table: BpeTable, bytes: string, from: number, to: number): numbe
     const rank = table.pairs[bytes.charCodeAt(from) * 256 + bytes.charCodeAt(from + 1)];
     return rank < 0 ? NONE : rank;
   }
-  if (to - from > table.maxTokenBytes) return NONE;
-  return table.ranks.get(bytes.slice(from, to)) ?? NONE;
+  const rank = table.ranks.get(bytes, from, to);
+  return rank < 0 ? NONE : rank;
 }
 
 let starts = new Int32Array(SCAN_BYTES + 1);

@@ -4,6 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { readRankFile } from '../../src/core/rank-file';
+import { RankTable } from '../../src/core/rank-table';
+import { loadBpe } from '../../src/core/tokens-bpe';
 import { REPO } from './helpers';
 
 /** The rank files scripts/build.mjs writes must hold exactly js-tiktoken's ranks (issue 18: rank tables load fast). */
@@ -22,12 +24,16 @@ describe('rank files (dist/ranks/NAME.bin)', () => {
         let rank = Number.parseInt(parts[1], 10);
         for (let i = 2; i < parts.length; i++) expected.set(Buffer.from(parts[i], 'base64').toString('latin1'), rank++);
       }
-      assert.equal(file.ranks.size, expected.size);
-      for (const [bytes, rank] of expected) if (file.ranks.get(bytes) !== rank) assert.fail(`${JSON.stringify(bytes)}: ${file.ranks.get(bytes)} instead of ${rank}`);
+      const { table } = file;
+      assert.equal(table.size, expected.size);
+      for (const [bytes, rank] of expected) if (table.get(bytes) !== rank) assert.fail(`${JSON.stringify(bytes)}: ${table.get(bytes)} instead of ${rank}`);
+      assert.deepEqual(new Map(table.entries()), expected);
       assert.equal(file.pat_str, ranks.pat_str);
       assert.deepEqual(file.special_tokens, ranks.special_tokens);
-      assert.equal(file.pairs[' t'.charCodeAt(0) * 256 + 't'.charCodeAt(0)], expected.get(' t'));
-      assert.equal(file.maxTokenBytes, [...expected.keys()].reduce((m, k) => Math.max(m, k.length), 0));
+      assert.equal(table.pairs[' t'.charCodeAt(0) * 256 + 't'.charCodeAt(0)], expected.get(' t'));
+      assert.equal(table.maxTokenBytes, [...expected.keys()].reduce((m, k) => Math.max(m, k.length), 0));
+      // js-tiktoken's own format loads into the same table (the unit tests count with that one).
+      assert.deepEqual([...loadBpe(ranks).ranks.entries()], [...table.entries()]);
     });
   }
 
@@ -41,5 +47,18 @@ describe('rank files (dist/ranks/NAME.bin)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a lookup reads the byte string in place: a part of a longer string, no token, characters past a byte', () => {
+    // Ranks 0..3: "a", no token, "ab", "abc".
+    const table = RankTable.fromRankFile(Buffer.from([1, 0x61, 0, 2, 0x61, 0x62, 3, 0x61, 0x62, 0x63]));
+    assert.ok(table);
+    assert.deepEqual([table.size, table.rankCount, table.maxTokenBytes], [3, 4, 3]);
+    assert.deepEqual(['a', 'ab', 'abc', 'b', 'abcd', '', 'a\u0162'].map((k) => table.get(k)), [0, 2, 3, -1, -1, -1, -1]);
+    assert.deepEqual([table.get('xabcx', 1, 4), table.get('xabcx', 1, 3), table.get('xabcx', 2, 4)], [3, 2, -1]);
+    assert.equal(table.pairs[0x61 * 256 + 0x62], 2);
+    assert.deepEqual([...table.entries()], [['a', 0], ['ab', 2], ['abc', 3]]);
+    // Ends inside a token: no table.
+    assert.equal(RankTable.fromRankFile(Buffer.from([1, 0x61, 3, 0x61])), undefined);
   });
 });
