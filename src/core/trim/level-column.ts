@@ -37,6 +37,8 @@ const BEFORE = new Uint8Array(256);
 for (const c of ' \t[:-') BEFORE[c.charCodeAt(0)] = 1;
 const AFTER = new Uint8Array(256);
 for (const c of ' \t\n\v\f\r]|:>)-') AFTER[c.charCodeAt(0)] = 1;
+/** The bytes allowed right after a level word: 1, else 0 (for the line kernel, line-kernel.ts). */
+export const AFTER_WORD: Readonly<Uint8Array> = AFTER;
 
 /** The level words of a plain-text column (severity.ts's PLAIN_LEVEL), by level. */
 const WORDS = new Map<string, LevelCode>([
@@ -121,7 +123,11 @@ export class InfoColumn {
   /** Where the shape's level word ends, from the line's start; 0 while there is no shape. */
   private end = 0;
 
-  constructor(private readonly b: Buffer) {
+  constructor(
+    private readonly b: Buffer,
+    /** Told each new shape: its first byte in `b` and its length. */
+    private readonly onShape?: (start: number, n: number) => void,
+  ) {
     this.words = b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : undefined;
   }
 
@@ -155,6 +161,7 @@ export class InfoColumn {
   }
 
   private learn(start: number, n: number): void {
+    this.onShape?.(start, n);
     if (this.words === undefined) {
       this.end = 0;
       return;

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { bomBytes, CHUNK, EVERY, lastLineText, LineReader, lineOf, textOf, type LineIndex } from './byte-lines';
 import { InfoColumn, structuredInfo } from './level-column';
+import { LineKernel } from './line-kernel';
 
 /**
  * Pass 1 of the log scan, on the file's bytes (issue 18: a log scan at byte speed). Most lines of a large log
@@ -36,6 +37,15 @@ const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY/;
 /** Ids watched at once; past this, correlated lines are left to the streamed pass 2. */
 const MAX_WATCHED = 512;
 
+/** Files at least this large are read through the line kernel when it is available (below, its set-up costs more than it saves). */
+const KERNEL_MIN_BYTES = 256 * 1024;
+let kernelMode: 'auto' | 'always' | 'never' = 'auto';
+
+/** For tests: read every file through the line kernel, or none ('auto': files from KERNEL_MIN_BYTES). */
+export function useLineKernel(mode: 'auto' | 'always' | 'never'): void {
+  kernelMode = mode;
+}
+
 /** One chunk of the file being read: its bytes and where its lines start (relative to the chunk). */
 interface Chunk {
   buf: Buffer;
@@ -59,8 +69,12 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
     const index: LineIndex = { abs, size: stat.size, mtimeMs: stat.mtimeMs, total: 0, starts: [] };
     // A small file reads into a buffer of its size (plus one byte, to see its end, rounded up to whole 32-bit words
     // for InfoColumn), a large one chunk by chunk.
-    const chunk: Chunk = { buf: Buffer.allocUnsafe((Math.min(CHUNK, stat.size + 1) + 3) & ~3), at: 0, firstLine: 0, starts: new Int32Array(1024), lines: 0 };
-    const pass: Pass = { sink, chunk, index, column: new InfoColumn(chunk.buf), watch: new CorrWatch(fd, index, radius), line: 0, infos: 0 };
+    const size = (Math.min(CHUNK, stat.size + 1) + 3) & ~3;
+    // The file is read into the line kernel's memory when there is one (line-kernel.ts).
+    const kernel = kernelMode === 'never' || (kernelMode === 'auto' && stat.size < KERNEL_MIN_BYTES) ? undefined : LineKernel.create(size);
+    const chunk: Chunk = { buf: kernel?.buf ?? Buffer.allocUnsafe(size), at: 0, firstLine: 0, starts: new Int32Array(1024), lines: 0 };
+    const column = new InfoColumn(chunk.buf, kernel && ((start, n) => kernel.shape(start, n)));
+    const pass: Pass = { sink, chunk, index, column, kernel, watch: new CorrWatch(fd, index, radius), line: 0, infos: 0 };
     const buf = chunk.buf;
     let carry = 0;
     for (;;) {
@@ -95,6 +109,7 @@ interface Pass {
   readonly chunk: Chunk;
   readonly index: LineIndex;
   readonly column: InfoColumn;
+  readonly kernel: LineKernel | undefined;
   readonly watch: CorrWatch;
   /** Lines read so far. */
   line: number;
@@ -107,12 +122,26 @@ interface Pass {
  * Returns where the bytes not read start. A function of its own, called once a chunk, so that it is optimized whole.
  */
 function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
-  const { sink, chunk, index, column, watch } = pass;
+  const { sink, chunk, index, column, kernel, watch } = pass;
   const buf = chunk.buf;
   const view = buf.subarray(0, end);
   let line = pass.line;
   let infos = pass.infos;
   for (;;) {
+    // The kernel takes the run of lines that repeat the last info line's shape: info lines, counted at once.
+    if (kernel?.ready) {
+      const k = kernel.take(p, end);
+      if (k > 0) {
+        if (chunk.lines + k > chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + k);
+        chunk.starts.set(kernel.starts.subarray(0, k), chunk.lines);
+        chunk.lines += k;
+        const next = kernel.at;
+        for (let m = (Math.floor(line / EVERY) + 1) * EVERY; m <= line + k; m += EVERY) index.starts.push(chunk.at + (m - line < k ? kernel.starts[m - line] : next));
+        line += k;
+        infos += k;
+        p = next;
+      }
+    }
     let nl = view.indexOf(10, p);
     // The file's last line may have no newline: it ends with the file.
     const last = nl === -1;
@@ -120,7 +149,7 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
       if (!atEnd || p >= end) break;
       nl = end;
     }
-    if (chunk.lines === chunk.starts.length) chunk.starts = grown(chunk.starts);
+    if (chunk.lines === chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + 1);
     chunk.starts[chunk.lines++] = p;
     // A run of info lines is counted at its end (an info line closes any stack, so none is open within it).
     if (infos === 0 && sink.inStack && isFrame(buf, p, nl)) sink.frame();
@@ -143,8 +172,10 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
   return p;
 }
 
-function grown(starts: Int32Array): Int32Array {
-  const more = new Int32Array(2 * starts.length);
+function grown(starts: Int32Array, need: number): Int32Array {
+  let length = 2 * starts.length;
+  while (length < need) length *= 2;
+  const more = new Int32Array(length);
   more.set(starts);
   return more;
 }

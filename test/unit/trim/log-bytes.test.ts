@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { trimOptions } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
 import { redactLines } from '../../../src/core/redact/apply';
@@ -10,6 +10,7 @@ import { fileLines } from '../../../src/core/sources/line-reader';
 import { InfoColumn, INFO_VALUES, LEVEL_ERROR, LEVEL_INFO, LEVEL_NONE, LEVEL_WARN, leadingLevelCode, leadingLevelOf, structuredInfo } from '../../../src/core/trim/level-column';
 import { redactedFileLines, STREAM_CHUNK_BYTES } from '../../../src/core/trim/lines';
 import { trimLog } from '../../../src/core/trim/log';
+import { useLineKernel } from '../../../src/core/trim/log-bytes';
 import { gatherPool } from '../../../src/core/trim/log-pool';
 import { CORR_RADIUS, scanErrors, type LogScan } from '../../../src/core/trim/log-scan';
 import { severityOf, WORD_LEVELS } from '../../../src/core/trim/severity';
@@ -264,128 +265,134 @@ describe('JSON and logfmt info lines, from bytes', () => {
   });
 });
 
-describe('the byte path reads a log as the stream does', () => {
-  it('a 6 MB Spring log across chunks, with CRLF, a BOM, secrets, invalid bytes and a last line without newline', () => {
-    const abs = write('big.log', springLog(11, 36_000, { crlf: true, bom: true, tail: true }));
-    assert.ok(fs.statSync(abs).size > 4.5 * 1024 * 1024, 'more than one 4 MiB chunk');
-    const scan = bothWays(abs, { bytes: true, correlated: true });
-    assert.equal(scan.total, fs.readFileSync(abs).toString('latin1').split('\n').length);
-    assert.ok(scan.sites.length > 50 && scan.errors > 300, `${scan.sites.length} sites, ${scan.errors} errors`);
-  });
+// Each case twice: through the line kernel (WebAssembly, line-kernel.ts) and without it.
+for (const mode of ['always', 'never'] as const) {
+  describe(`the byte path reads a log as the stream does (line kernel: ${mode})`, () => {
+    before(() => useLineKernel(mode));
+    after(() => useLineKernel('auto'));
 
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
-    it(`seeded small log ${seed}`, () => {
-      bothWays(write(`small-${seed}.log`, springLog(seed, 3000, { crlf: seed % 2 === 0, bom: seed === 3, tail: seed > 3 })), { bytes: true });
+    it('a 6 MB Spring log across chunks, with CRLF, a BOM, secrets, invalid bytes and a last line without newline', () => {
+      const abs = write('big.log', springLog(11, 36_000, { crlf: true, bom: true, tail: true }));
+      assert.ok(fs.statSync(abs).size > 4.5 * 1024 * 1024, 'more than one 4 MiB chunk');
+      const scan = bothWays(abs, { bytes: true, correlated: true });
+      assert.equal(scan.total, fs.readFileSync(abs).toString('latin1').split('\n').length);
+      assert.ok(scan.sites.length > 50 && scan.errors > 300, `${scan.sites.length} sites, ${scan.errors} errors`);
     });
-  }
 
-  for (const format of ['pino', 'slog', 'otel', 'logfmt'] as const) {
-    it(`the ${format} fixture log`, () => {
-      bothWays(write(`${format}.log`, log(format)), { bytes: true });
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      it(`seeded small log ${seed}`, () => {
+        bothWays(write(`small-${seed}.log`, springLog(seed, 3000, { crlf: seed % 2 === 0, bom: seed === 3, tail: seed > 3 })), { bytes: true });
+      });
+    }
+
+    for (const format of ['pino', 'slog', 'otel', 'logfmt'] as const) {
+      it(`the ${format} fixture log`, () => {
+        bothWays(write(`${format}.log`, log(format)), { bytes: true });
+      });
+    }
+
+    it('the Python and Java fixture logs', () => {
+      bothWays(write('python.log', pythonLog()), { bytes: true });
+      bothWays(write('java.log', javaLog()), { bytes: true });
     });
-  }
 
-  it('the Python and Java fixture logs', () => {
-    bothWays(write('python.log', pythonLog()), { bytes: true });
-    bothWays(write('java.log', javaLog()), { bytes: true });
-  });
+    it('an empty file, one line, and a file of empty lines', () => {
+      bothWays(write('empty.log', ''), { bytes: true });
+      bothWays(write('one.log', '2026-11-12 ERROR boom'), { bytes: true });
+      bothWays(write('blank.log', '\n\n\r\n\n'), { bytes: true });
+    });
 
-  it('an empty file, one line, and a file of empty lines', () => {
-    bothWays(write('empty.log', ''), { bytes: true });
-    bothWays(write('one.log', '2026-11-12 ERROR boom'), { bytes: true });
-    bothWays(write('blank.log', '\n\n\r\n\n'), { bytes: true });
-  });
+    it('JSON lines, logfmt and syslog: no leading column, every line decoded, the same result', () => {
+      const rand = prng(9);
+      const lines: string[] = [];
+      for (let i = 0; i < 2000; i++) {
+        const level = rand() < 0.05 ? 'error' : rand() < 0.1 ? 'warn' : 'info';
+        const id = `req-${Math.floor(rand() * 300)}`;
+        lines.push(
+          i % 3 === 0
+            ? JSON.stringify({ level, time: 1700000000000 + i, msg: level === 'info' ? 'handled' : 'upstream failed', trace_id: id })
+            : i % 3 === 1
+              ? `time=2026-11-12T08:00:${String(i % 60).padStart(2, '0')}Z level=${level} msg="call done" request_id=${id}`
+              : `Nov 12 08:00:${String(i % 60).padStart(2, '0')} host sshd[${i}]: ${level === 'info' ? 'Accepted publickey' : 'Failed password'} for root`,
+        );
+      }
+      // And the lines the structured rule must not take for info.
+      lines.push('{"msg":"x","level":30}', '{"level":30,"msg":"see \\"level\\":\\"error\\""}', 'time=x\vlevel=error level=info', 'time=x level=info msg="level=error"', 'time=2026Z npm error level=info', '{"time":"t","lvl":"error","msg":"disk failed"}');
+      bothWays(write('mixed.log', lines.join('\n') + '\n'), { bytes: true });
+    });
 
-  it('JSON lines, logfmt and syslog: no leading column, every line decoded, the same result', () => {
-    const rand = prng(9);
-    const lines: string[] = [];
-    for (let i = 0; i < 2000; i++) {
-      const level = rand() < 0.05 ? 'error' : rand() < 0.1 ? 'warn' : 'info';
-      const id = `req-${Math.floor(rand() * 300)}`;
-      lines.push(
-        i % 3 === 0
-          ? JSON.stringify({ level, time: 1700000000000 + i, msg: level === 'info' ? 'handled' : 'upstream failed', trace_id: id })
-          : i % 3 === 1
-            ? `time=2026-11-12T08:00:${String(i % 60).padStart(2, '0')}Z level=${level} msg="call done" request_id=${id}`
-            : `Nov 12 08:00:${String(i % 60).padStart(2, '0')} host sshd[${i}]: ${level === 'info' ? 'Accepted publickey' : 'Failed password'} for root`,
-      );
-    }
-    // And the lines the structured rule must not take for info.
-    lines.push('{"msg":"x","level":30}', '{"level":30,"msg":"see \\"level\\":\\"error\\""}', 'time=x\vlevel=error level=info', 'time=x level=info msg="level=error"', 'time=2026Z npm error level=info', '{"time":"t","lvl":"error","msg":"disk failed"}');
-    bothWays(write('mixed.log', lines.join('\n') + '\n'), { bytes: true });
-  });
+    it('gives way to the stream when a private key block is in the log (the redactor drops its lines)', () => {
+      const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA' + 'x'.repeat(48), '-----END RSA PRIVATE KEY-----'];
+      const text = ['2026-11-12 08:00:00 INFO start', ...key, '2026-11-12 08:00:01 ERROR failed after the key', '2026-11-12 08:00:02 INFO done'].join('\n');
+      const scan = bothWays(write('key.log', text), { bytes: false });
+      assert.equal(scan.total, 5, 'the key block keeps its first and last line as placeholders and loses the one between');
+    });
 
-  it('gives way to the stream when a private key block is in the log (the redactor drops its lines)', () => {
-    const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA' + 'x'.repeat(48), '-----END RSA PRIVATE KEY-----'];
-    const text = ['2026-11-12 08:00:00 INFO start', ...key, '2026-11-12 08:00:01 ERROR failed after the key', '2026-11-12 08:00:02 INFO done'].join('\n');
-    const scan = bothWays(write('key.log', text), { bytes: false });
-    assert.equal(scan.total, 5, 'the key block keeps its first and last line as placeholders and loses the one between');
-  });
+    it('leaves correlated lines to the stream when it would watch too many ids at once', () => {
+      const lines: string[] = [];
+      const words = ['Ledger', 'Settlement', 'Refund', 'Payout', 'Invoice', 'Webhook', 'Mandate', 'Dispute', 'Transfer', 'Capture', 'Charge', 'Balance', 'Payment', 'Account'];
+      for (let k = 0; k < 45; k++) for (const [g, word] of words.entries()) lines.push(`2026-11-12 08:00:00 ERROR [corr=id${g}x${k}abcdef] ${word} failure number ${k}`, `2026-11-12 08:00:00 INFO [corr=id${g}x${k}abcdef] ok`);
+      const scan = bothWays(write('many-ids.log', lines.join('\n')), { bytes: true, correlated: false });
+      assert.ok(scan.sites.length > 512, `${scan.sites.length} sites`);
+    });
 
-  it('leaves correlated lines to the stream when it would watch too many ids at once', () => {
-    const lines: string[] = [];
-    const words = ['Ledger', 'Settlement', 'Refund', 'Payout', 'Invoice', 'Webhook', 'Mandate', 'Dispute', 'Transfer', 'Capture', 'Charge', 'Balance', 'Payment', 'Account'];
-    for (let k = 0; k < 45; k++) for (const [g, word] of words.entries()) lines.push(`2026-11-12 08:00:00 ERROR [corr=id${g}x${k}abcdef] ${word} failure number ${k}`, `2026-11-12 08:00:00 INFO [corr=id${g}x${k}abcdef] ok`);
-    const scan = bothWays(write('many-ids.log', lines.join('\n')), { bytes: true, correlated: false });
-    assert.ok(scan.sites.length > 512, `${scan.sites.length} sites`);
-  });
+    it('a healthy log (no error, no warning) keeps its head and tail, read by line index', () => {
+      const rand = prng(5);
+      const lines = Array.from({ length: 40_000 }, (_, i) => `2026-11-12T08:00:${String(i % 60).padStart(2, '0')}.000Z  INFO 1 --- [exec-${i % 4}] c.a.p.Api : request ${i} served in ${Math.floor(rand() * 90)}ms`);
+      const abs = write('healthy.log', lines.join('\n') + '\n');
+      const scan = bothWays(abs, { bytes: true });
+      assert.equal(scan.errors + scan.warnings, 0);
+      const out = trimLog(redactedFileLines(abs), trimOptions(defaultPolicy(), counter, 1500, 'logs/healthy.log'));
+      assert.match(out.text, /^2026-11-12T08:00:00\.000Z {2}INFO 1 --- \[exec-0\] c\.a\.p\.Api : request 0 served/);
+      assert.match(out.text, /request 39999 served in \d+ms$/);
+      assert.match(out.note, /^no error or warning found: head and tail kept, \d+ lines in between removed$/);
+    });
 
-  it('a healthy log (no error, no warning) keeps its head and tail, read by line index', () => {
-    const rand = prng(5);
-    const lines = Array.from({ length: 40_000 }, (_, i) => `2026-11-12T08:00:${String(i % 60).padStart(2, '0')}.000Z  INFO 1 --- [exec-${i % 4}] c.a.p.Api : request ${i} served in ${Math.floor(rand() * 90)}ms`);
-    const abs = write('healthy.log', lines.join('\n') + '\n');
-    const scan = bothWays(abs, { bytes: true });
-    assert.equal(scan.errors + scan.warnings, 0);
-    const out = trimLog(redactedFileLines(abs), trimOptions(defaultPolicy(), counter, 1500, 'logs/healthy.log'));
-    assert.match(out.text, /^2026-11-12T08:00:00\.000Z {2}INFO 1 --- \[exec-0\] c\.a\.p\.Api : request 0 served/);
-    assert.match(out.text, /request 39999 served in \d+ms$/);
-    assert.match(out.note, /^no error or warning found: head and tail kept, \d+ lines in between removed$/);
-  });
+    it('measures what a healthy file loses in bytes, also when it is streamed (a key block in it)', () => {
+      const lines = ['2026-11-12 08:00:00 INFO café ☕ start', ...Array.from({ length: 300 }, (_, i) => `2026-11-12 08:00:01 INFO naïve line ${i} — ok`), '-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '-----END PRIVATE KEY-----', '2026-11-12 08:00:02 INFO done'];
+      const abs = write('healthy-key.log', lines.join('\r\n'));
+      const options = trimOptions(defaultPolicy(), counter, 400, 'logs/healthy-key.log');
+      const fast = redactedFileLines(abs);
+      assert.equal(scanErrors(fast).file, undefined, 'the key block sends it to the stream');
+      const out = trimLog(fast, options);
+      const kept = out.text.split('\n').filter((l) => !l.startsWith('…'));
+      const marker = /… (\d+) lines \(~(\d+) tokens\) removed …/.exec(out.text);
+      assert.ok(marker, out.text);
+      const keptBytes = kept.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+      assert.equal(Number(marker[2]), estimateTokensFromBytes(fs.statSync(abs).size - keptBytes, 'logs/healthy-key.log'));
+    });
 
-  it('measures what a healthy file loses in bytes, also when it is streamed (a key block in it)', () => {
-    const lines = ['2026-11-12 08:00:00 INFO café ☕ start', ...Array.from({ length: 300 }, (_, i) => `2026-11-12 08:00:01 INFO naïve line ${i} — ok`), '-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '-----END PRIVATE KEY-----', '2026-11-12 08:00:02 INFO done'];
-    const abs = write('healthy-key.log', lines.join('\r\n'));
-    const options = trimOptions(defaultPolicy(), counter, 400, 'logs/healthy-key.log');
-    const fast = redactedFileLines(abs);
-    assert.equal(scanErrors(fast).file, undefined, 'the key block sends it to the stream');
-    const out = trimLog(fast, options);
-    const kept = out.text.split('\n').filter((l) => !l.startsWith('…'));
-    const marker = /… (\d+) lines \(~(\d+) tokens\) removed …/.exec(out.text);
-    assert.ok(marker, out.text);
-    const keptBytes = kept.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-    assert.equal(Number(marker[2]), estimateTokensFromBytes(fs.statSync(abs).size - keptBytes, 'logs/healthy-key.log'));
-  });
+    it('finds an error’s correlated lines in the chunk before its own (read again from a checkpoint)', () => {
+      const line = (i: number) => `2026-11-12T08:00:00.000Z  INFO 1 --- [exec-1] c.a.p.Api : request ${String(i).padStart(7, '0')} served`;
+      const lines: string[] = [];
+      let bytes = 0;
+      const push = (l: string) => {
+        lines.push(l);
+        bytes += l.length + 1;
+      };
+      // Correlated lines 50 KB and 20 KB before the 4 MiB chunk boundary, their errors 30 KB after it.
+      for (let i = 0; bytes < 4 * 1024 * 1024 + 30_000; i++) {
+        if (bytes > 4 * 1024 * 1024 - 50_000 && !lines.some((l) => l.includes('corr=back00001'))) push('2026-11-12T08:00:00.000Z DEBUG 1 --- [exec-2] c.a.p.Api : [corr=back00001] POST /v1/payments');
+        else if (bytes > 4 * 1024 * 1024 - 20_000 && !lines.some((l) => l.includes('corr=back00002'))) push('2026-11-12T08:00:00.000Z DEBUG 1 --- [exec-2] c.a.p.Api : [corr=back00002] POST /v1/refunds');
+        else push(line(i));
+      }
+      push('2026-11-12T08:00:01.000Z ERROR 1 --- [exec-2] c.a.p.Api : [corr=back00001] payment rejected');
+      push('2026-11-12T08:00:01.000Z ERROR 1 --- [exec-3] c.a.p.Api : [corr=back00002] refund rejected');
+      const abs = write('back.log', lines.join('\n') + '\n');
+      const scan = bothWays(abs, { bytes: true, correlated: true });
+      const pool = gatherPool(redactedFileLines(abs), scan, 0, 0);
+      const corr = [...pool.reasons].filter(([, rs]) => rs.some((r) => r.kind === 'corr')).map(([i]) => pool.lines.get(i));
+      assert.deepEqual(corr.sort(), [lines.find((l) => l.includes('corr=back00001')), lines.find((l) => l.includes('corr=back00002'))].sort());
+    });
 
-  it('finds an error’s correlated lines in the chunk before its own (read again from a checkpoint)', () => {
-    const line = (i: number) => `2026-11-12T08:00:00.000Z  INFO 1 --- [exec-1] c.a.p.Api : request ${String(i).padStart(7, '0')} served`;
-    const lines: string[] = [];
-    let bytes = 0;
-    const push = (l: string) => {
-      lines.push(l);
-      bytes += l.length + 1;
-    };
-    // Correlated lines 50 KB and 20 KB before the 4 MiB chunk boundary, their errors 30 KB after it.
-    for (let i = 0; bytes < 4 * 1024 * 1024 + 30_000; i++) {
-      if (bytes > 4 * 1024 * 1024 - 50_000 && !lines.some((l) => l.includes('corr=back00001'))) push('2026-11-12T08:00:00.000Z DEBUG 1 --- [exec-2] c.a.p.Api : [corr=back00001] POST /v1/payments');
-      else if (bytes > 4 * 1024 * 1024 - 20_000 && !lines.some((l) => l.includes('corr=back00002'))) push('2026-11-12T08:00:00.000Z DEBUG 1 --- [exec-2] c.a.p.Api : [corr=back00002] POST /v1/refunds');
-      else push(line(i));
-    }
-    push('2026-11-12T08:00:01.000Z ERROR 1 --- [exec-2] c.a.p.Api : [corr=back00001] payment rejected');
-    push('2026-11-12T08:00:01.000Z ERROR 1 --- [exec-3] c.a.p.Api : [corr=back00002] refund rejected');
-    const abs = write('back.log', lines.join('\n') + '\n');
-    const scan = bothWays(abs, { bytes: true, correlated: true });
-    const pool = gatherPool(redactedFileLines(abs), scan, 0, 0);
-    const corr = [...pool.reasons].filter(([, rs]) => rs.some((r) => r.kind === 'corr')).map(([i]) => pool.lines.get(i));
-    assert.deepEqual(corr.sort(), [lines.find((l) => l.includes('corr=back00001')), lines.find((l) => l.includes('corr=back00002'))].sort());
+    it('reads correlated lines only within CORR_RADIUS lines of their error', () => {
+      const filler = (n: number) => Array.from({ length: n }, (_, i) => `2026-11-12 08:00:00 INFO tick ${i}`);
+      const text = ['2026-11-12 08:00:00 DEBUG [corr=far0000001] request start', ...filler(CORR_RADIUS + 5), '2026-11-12 08:00:00 DEBUG [corr=far0000001] near line', '2026-11-12 08:00:01 ERROR [corr=far0000001] payment failed'].join('\n');
+      const abs = write('radius.log', text);
+      const scan = bothWays(abs, { bytes: true, correlated: true });
+      const pool = gatherPool(redactedFileLines(abs), scan, 0, 0);
+      const corr = [...pool.reasons].filter(([, rs]) => rs.some((r) => r.kind === 'corr')).map(([i]) => i);
+      assert.deepEqual(corr, [CORR_RADIUS + 6], 'the near line, not the one beyond the radius');
+    });
   });
-
-  it('reads correlated lines only within CORR_RADIUS lines of their error', () => {
-    const filler = (n: number) => Array.from({ length: n }, (_, i) => `2026-11-12 08:00:00 INFO tick ${i}`);
-    const text = ['2026-11-12 08:00:00 DEBUG [corr=far0000001] request start', ...filler(CORR_RADIUS + 5), '2026-11-12 08:00:00 DEBUG [corr=far0000001] near line', '2026-11-12 08:00:01 ERROR [corr=far0000001] payment failed'].join('\n');
-    const abs = write('radius.log', text);
-    const scan = bothWays(abs, { bytes: true, correlated: true });
-    const pool = gatherPool(redactedFileLines(abs), scan, 0, 0);
-    const corr = [...pool.reasons].filter(([, rs]) => rs.some((r) => r.kind === 'corr')).map(([i]) => i);
-    assert.deepEqual(corr, [CORR_RADIUS + 6], 'the near line, not the one beyond the radius');
-  });
-});
+}

@@ -1,0 +1,121 @@
+import { AFTER_WORD } from './level-column';
+import { LINE_KERNEL_WASM } from './line-kernel-wasm';
+
+/**
+ * The line kernel of the log scan: a small WebAssembly module (line-kernel.wat) that runs over the lines of a chunk
+ * repeating the shape of the last info line, 16 bytes at a time, and writes where each starts. Pass 1
+ * (log-bytes.ts) reads the file straight into the kernel's memory, lets it take each run of such lines, and reads
+ * every other line itself. The rule is InfoColumn's (level-column.ts), which learns the shapes and tells the kernel.
+ * Where WebAssembly is not available, pass 1 runs without it, with the same result.
+ */
+
+/** Memory layout (line-kernel.wat). */
+const SHAPE = 0;
+const DIGITS = 128;
+const ANY = 256;
+const AFTER_AT = 512;
+const LENGTH = 768;
+/** Room the shape has in each of its areas. */
+const SHAPE_ROOM = 96;
+const STARTS = 1024;
+/** Lines a run takes at most: their starts fit between STARTS and the data. */
+export const RUN_LINES = 16384;
+const DATA = STARTS + 4 * RUN_LINES;
+/** Bytes after the data that the kernel may read (its 16-byte loads) but never takes as data. */
+const SLACK = 128;
+const PAGE = 65536;
+
+type Run = (p: number, end: number, starts: number, cap: number, base: number) => number;
+
+// The WebAssembly API this file uses (the project's TypeScript libraries, ES and Node's, do not declare it).
+interface WasmModule {
+  readonly kind?: 'module';
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+interface WasmInstance {
+  readonly exports: { run: Run; pos: { readonly value: number } };
+}
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Instance: new (module: WasmModule, imports: { env: { memory: WasmMemory } }) => WasmInstance;
+};
+
+let compiled: WasmModule | null | undefined;
+
+function kernelModule(): WasmModule | null {
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(Buffer.from(LINE_KERNEL_WASM, 'base64'));
+    } catch {
+      // No WebAssembly (node --jitless) or no SIMD: pass 1 reads every line itself.
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+export class LineKernel {
+  /** The chunk buffer: `size` bytes of the kernel's memory, where pass 1 reads the file. */
+  readonly buf: Buffer;
+  /** The starts of the lines the last run took (offsets in `buf`). */
+  readonly starts: Int32Array;
+  private readonly memory: Uint8Array;
+  private readonly runLines: Run;
+  private readonly stop: { readonly value: number };
+  /** True once a shape is set. */
+  ready = false;
+
+  private constructor(instance: WasmInstance, memory: WasmMemory, size: number) {
+    this.memory = new Uint8Array(memory.buffer);
+    this.buf = Buffer.from(memory.buffer, DATA, size);
+    this.starts = new Int32Array(memory.buffer, STARTS, RUN_LINES);
+    this.runLines = instance.exports.run;
+    this.stop = instance.exports.pos;
+    this.memory.set(AFTER_WORD, AFTER_AT);
+  }
+
+  /** A kernel whose buffer holds `size` bytes; undefined where WebAssembly is not available. */
+  static create(size: number): LineKernel | undefined {
+    const module = kernelModule();
+    if (!module) return undefined;
+    try {
+      const memory = new WebAssembly.Memory({ initial: Math.ceil((DATA + size + SLACK) / PAGE) });
+      return new LineKernel(new WebAssembly.Instance(module, { env: { memory } }), memory, size);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The shape is now the bytes `buf[start, start + n)` (an info line's head, up to the end of its level word). */
+  shape(start: number, n: number): void {
+    const m = this.memory;
+    if (n > SHAPE_ROOM) {
+      this.ready = false;
+      new DataView(m.buffer).setInt32(LENGTH, 0, true);
+      return;
+    }
+    for (let k = 0; k < SHAPE_ROOM; k++) {
+      const c = k < n ? this.buf[start + k] : 0;
+      m[SHAPE + k] = c;
+      m[DIGITS + k] = k < n && c >= 0x30 && c <= 0x39 ? 0xff : 0;
+      m[ANY + k] = k < n ? 0 : 0xff;
+    }
+    new DataView(m.buffer).setInt32(LENGTH, n, true);
+    this.ready = n > 0;
+  }
+
+  /**
+   * Take the lines from `p` (a line start) that repeat the shape and end before `end`: returns how many (their
+   * starts are in `starts`); `at` is then the start of the first line not taken.
+   */
+  take(p: number, end: number): number {
+    return this.runLines(DATA + p, DATA + end, STARTS, RUN_LINES, DATA);
+  }
+
+  get at(): number {
+    return this.stop.value - DATA;
+  }
+}

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { InfoColumn, LEVEL_INFO, leadingLevelCode } from '../../../src/core/trim/level-column';
+import { LineKernel, RUN_LINES } from '../../../src/core/trim/line-kernel';
+import { REPO } from '../helpers';
+import { prng } from './fixtures';
+
+/** The line kernel (line-kernel.wat) against the rule it implements: InfoColumn's shape, checked byte by byte here. */
+
+const AFTER = new Set([...' \t\n\v\f\r]|:>)-'].map((c) => c.charCodeAt(0)));
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** The shape rule, plainly: the line repeats `b[shape, shape + n)`, a digit for any digit, then ends or goes on with an AFTER byte. */
+function repeats(b: Uint8Array, s: number, e: number, shape: number, n: number): boolean {
+  if (e - s < n) return false;
+  for (let k = 0; k < n; k++) {
+    const c = b[s + k];
+    const t = b[shape + k];
+    if (c !== t && !(isDigit(c) && isDigit(t))) return false;
+  }
+  return s + n === e || AFTER.has(b[s + n]);
+}
+
+const HEADS = ['2026-11-12T00:00:00.026Z  INFO 4821 --- [exec-0] c.a.p.Foo : msg', '2026-11-12 00:00:00,026 DEBUG [main] c.a.Foo - x', '[2026-11-12 08:00:00] TRACE x', '12:00 INF x', '2026-11-12T08:00:00Z INFO'];
+const NOISE = ['0', '9', ':', ' ', 'T', 'Z', 'S', 'a', '[', ']', ';', '\r', 'é', '\n'];
+
+function lines(seed: number, n: number): string[] {
+  const rand = prng(seed);
+  let head = HEADS[0];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (rand() < 0.02) head = HEADS[Math.floor(rand() * HEADS.length)];
+    let line = head.replace(/[0-9]/g, () => String(Math.floor(rand() * 10))) + (rand() < 0.3 ? ' '.repeat(Math.floor(rand() * 40)) + 'x'.repeat(Math.floor(rand() * 90)) : '');
+    if (rand() < 0.1) {
+      const at = Math.floor(rand() * Math.min(line.length, 34));
+      line = line.slice(0, at) + NOISE[Math.floor(rand() * NOISE.length)] + line.slice(at + 1);
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+describe('the line kernel (WebAssembly)', () => {
+  it('is the assembly of line-kernel.wat (scripts/gen-line-kernel.mjs --check)', () => {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'gen-line-kernel.mjs'), '--check'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  for (const seed of [1, 2, 3]) {
+    it(`takes exactly the runs of lines that repeat the last info line's shape, and where they start (seed ${seed})`, () => {
+      const text = Buffer.from(lines(seed, 20_000).join('\n') + '\n');
+      const kernel = LineKernel.create(text.length + 64);
+      assert.ok(kernel, 'WebAssembly with SIMD is there in Node');
+      text.copy(kernel.buf);
+      let shape = -1;
+      let n = 0;
+      const column = new InfoColumn(kernel.buf, (start, length) => {
+        shape = start;
+        n = length;
+        kernel.shape(start, length);
+      });
+      const end = text.length;
+      let p = 0;
+      let taken = 0;
+      let runs = 0;
+      while (p < end) {
+        if (kernel.ready) {
+          const k = kernel.take(p, end);
+          for (let i = 0; i < k; i++) {
+            assert.equal(kernel.starts[i], p, `line start ${i} of the run`);
+            const e: number = kernel.buf.indexOf(10, p);
+            assert.ok(repeats(kernel.buf, p, e, shape, n), `taken line at ${p} repeats the shape`);
+            assert.equal(leadingLevelCode(kernel.buf, p, e), LEVEL_INFO);
+            p = e + 1;
+          }
+          assert.equal(kernel.at, p);
+          taken += k;
+          if (k > 0) runs++;
+        }
+        if (p >= end) break;
+        // The line the kernel stopped at does not repeat the shape (no run is capped here).
+        const e: number = kernel.buf.indexOf(10, p);
+        if (kernel.ready) assert.equal(repeats(kernel.buf, p, e, shape, n), false, `line at ${p}: ${JSON.stringify(kernel.buf.toString('latin1', p, e))}`);
+        column.isInfo(p, e);
+        p = e + 1;
+      }
+      assert.ok(taken > 12_000 && runs > 100, `${taken} lines in ${runs} runs`);
+    });
+  }
+
+  it(`stops after ${RUN_LINES} lines, and at a last line without its newline`, () => {
+    const one = '2026-11-12T08:00:00Z INFO tick';
+    const text = Buffer.from(`${one}\n`.repeat(RUN_LINES + 10) + one);
+    const kernel = LineKernel.create(text.length);
+    assert.ok(kernel);
+    text.copy(kernel.buf);
+    kernel.shape(0, 25);
+    assert.equal(kernel.take(0, text.length), RUN_LINES);
+    assert.equal(kernel.at, RUN_LINES * (one.length + 1));
+    assert.equal(kernel.take(kernel.at, text.length), 10);
+    assert.equal(kernel.at, text.length - one.length, 'the last line has no newline: left to the caller');
+    // The same bytes with a shorter end: a line is taken only when its newline is before the end.
+    assert.equal(kernel.take(0, one.length), 0);
+    assert.equal(kernel.take(0, one.length + 1), 1);
+  });
+
+  it('takes no line while there is no shape, or when the shape is too long to hold', () => {
+    const kernel = LineKernel.create(1024);
+    assert.ok(kernel);
+    kernel.buf.write('2026-11-12T08:00:00Z INFO a\n2026-11-12T08:00:01Z INFO b\n');
+    assert.equal(kernel.ready, false);
+    assert.equal(kernel.take(0, 56), 0);
+    kernel.shape(0, 200);
+    assert.equal(kernel.ready, false);
+    assert.equal(kernel.take(0, 56), 0);
+    kernel.shape(0, 25);
+    assert.equal(kernel.take(0, 56), 2);
+  });
+});
