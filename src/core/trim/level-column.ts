@@ -19,6 +19,8 @@ export type LevelCode = 0 | 1 | 2 | 3;
 const MAX_PREFIX = 64;
 /** The longest level word (INFORMATION). */
 const MAX_WORD = 11;
+/** How far into a structured line (JSON, logfmt) its level key is looked for. */
+const MAX_STRUCTURED = 256;
 
 const PREFIX = 1;
 const OPEN = 2;
@@ -100,17 +102,20 @@ function leadingWord(b: Uint8Array, start: number, end: number): number {
   return level === undefined ? 0 : (j - start) * 4 + level;
 }
 
-/** Most 4-byte words a shape spans: its bytes (a prefix and a word) at any alignment. */
-const SHAPE_WORDS = Math.ceil((MAX_PREFIX + MAX_WORD + 3) / 4);
+/** The longest shape: what decided a structured line (a leading column is shorter: MAX_PREFIX + MAX_WORD). */
+export const MAX_SHAPE = MAX_STRUCTURED;
+/** Most 4-byte words a shape spans, at any alignment. */
+const SHAPE_WORDS = Math.ceil((MAX_SHAPE + 3) / 4);
 
 /**
- * The leading column of the lines of one buffer, with a memory of the last info line's shape: its bytes up to the
- * end of its level word. A line that repeats those bytes, except that digits may stand for other digits (the
- * timestamp), and then ends or goes on with a character allowed after a word, has the same leading column: every
- * step of `leadingWord` sees the same classes there (a digit is a prefix character in and out of brackets, and no
- * capital). The shape is compared four aligned bytes at a time, against a copy of it made for each of the four
- * alignments a line can start at; any other line takes the full rule, and an info line that does not repeat the
- * shape becomes the new one.
+ * Info lines of one buffer, with a memory of the last one's shape: the bytes that decided it. For a leading level
+ * column, its bytes up to the end of the level word; a line that repeats them, except that digits may stand for
+ * other digits (the timestamp), and then ends or goes on with a character allowed after a word, has the same
+ * leading column: every step of `leadingWord` sees the same classes there (a digit is a prefix character in and out
+ * of brackets, and no capital). For a JSON or logfmt line, the bytes up to the end of its level value
+ * (structuredInfoEnd); the parse treats digits alike, and reads nothing after. The shape is compared four aligned
+ * bytes at a time, against a copy of it made for each of the four alignments a line can start at; any other line
+ * takes the full rules, and an info line that does not repeat the shape becomes the new one.
  */
 export class InfoColumn {
   /** The buffer as 32-bit words (native order), when it is aligned to 4 bytes. */
@@ -120,25 +125,39 @@ export class InfoColumn {
   private readonly mask = new Int32Array(4 * SHAPE_WORDS);
   private readonly digits = new Int32Array(4 * SHAPE_WORDS);
   private readonly count = new Int32Array(4);
-  /** Where the shape's level word ends, from the line's start; 0 while there is no shape. */
+  /** The shape's length; 0 while there is none. */
   private end = 0;
+  /** Whether the byte after the shape must be one allowed after a level word (a leading column's shape). */
+  private after = true;
 
   constructor(
     private readonly b: Buffer,
-    /** Told each new shape: its first byte in `b` and its length. */
-    private readonly onShape?: (start: number, n: number) => void,
+    /** Told each new shape: its first byte in `b`, its length, and whether the byte after it is checked. */
+    private readonly onShape?: (start: number, n: number, after: boolean) => void,
   ) {
     this.words = b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : undefined;
   }
 
-  /** True when the line `b[start, end)` is an info line by its leading column (exactly `leadingLevelCode(…) === LEVEL_INFO`). */
+  /** True when the line `b[start, end)` repeats the shape, or is an info line by its leading column (`leadingLevelCode(…) === LEVEL_INFO`). */
   isInfo(start: number, end: number): boolean {
-    const n = this.end;
-    if (n !== 0 && end - start >= n && (start + n === end || AFTER[this.b[start + n]] === 1) && this.repeats(start)) return true;
+    if (this.repeated(start, end)) return true;
     const word = leadingWord(this.b, start, end);
     if ((word & 3) !== LEVEL_INFO) return false;
-    this.learn(start, word >> 2);
+    this.learn(start, word >> 2, true);
     return true;
+  }
+
+  /** True when the line is a JSON or logfmt info line (`structuredInfo`); call it after `isInfo` said no. */
+  isStructuredInfo(start: number, end: number): boolean {
+    const n = structuredInfoEnd(this.b, start, end);
+    if (n === 0) return false;
+    this.learn(start, n, false);
+    return true;
+  }
+
+  private repeated(start: number, end: number): boolean {
+    const n = this.end;
+    return n !== 0 && end - start >= n && (start + n === end || !this.after || AFTER[this.b[start + n]] === 1) && this.repeats(start);
   }
 
   private repeats(start: number): boolean {
@@ -160,13 +179,18 @@ export class InfoColumn {
     return true;
   }
 
-  private learn(start: number, n: number): void {
-    this.onShape?.(start, n);
-    if (this.words === undefined) {
+  private learn(start: number, n: number, after: boolean): void {
+    // A shape with a byte past ASCII (the byte that ends a logfmt value may be one) is not kept: the digit test
+    // reads ASCII words.
+    let ascii = n <= MAX_SHAPE;
+    for (let k = 0; ascii && k < n; k++) if (this.b[start + k] >= 0x80) ascii = false;
+    if (this.words === undefined || !ascii) {
       this.end = 0;
       return;
     }
+    this.onShape?.(start, n, after);
     this.end = n;
+    this.after = after;
     const little = LITTLE_ENDIAN;
     for (let a = 0; a < 4; a++) {
       const count = (n + a + 3) >> 2;
@@ -230,8 +254,6 @@ function leadingOf(line: string): number {
 export const INFO_VALUES = new Set(['info', 'information', 'informational', 'notice', 'debug', 'trace', 'verbose', 'fine', 'finer', 'finest', 'config', 'dbg', 'inf', 'success']);
 const JSON_LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'severity_text', 'severitytext', 'log.level', 'loglevel', 'levelname', '@l']);
 const LOGFMT_LEVEL_KEYS = new Set(['level', 'lvl', 'severity']);
-/** How far into a structured line its level key is looked for. */
-const MAX_STRUCTURED = 256;
 
 /**
  * True when a JSON or logfmt line states an info level the way severity.ts reads it first: the first level key of a
@@ -240,61 +262,74 @@ const MAX_STRUCTURED = 256;
  * level, a quoted first field) is left to the decoded line.
  */
 export function structuredInfo(b: Uint8Array, start: number, end: number): boolean {
-  const limit = Math.min(end, start + MAX_STRUCTURED);
-  return b[start] === 0x7b ? jsonInfo(b, start + 1, limit) : logfmtInfo(b, start, limit);
+  return structuredInfoEnd(b, start, end) > 0;
 }
 
-function jsonInfo(b: Uint8Array, i: number, limit: number): boolean {
+/**
+ * The same rule, as the bytes it read: 0 when the line is no structured info line, else how many bytes from
+ * `start` decided it (the level value's closing quote, or the byte that ends an unquoted one). Every step before
+ * treats digits alike (in keys, which are then never level keys, strings and scalars), so a line that repeats
+ * those bytes, a digit for any digit, is an info line too (InfoColumn).
+ */
+export function structuredInfoEnd(b: Uint8Array, start: number, end: number): number {
+  const limit = Math.min(end, start + MAX_STRUCTURED);
+  const at = b[start] === 0x7b ? jsonInfo(b, start + 1, limit) : logfmtInfo(b, start, limit);
+  return at < 0 ? 0 : at - start;
+}
+
+/** Where the info level's value ends (after its closing quote), or -1. */
+function jsonInfo(b: Uint8Array, i: number, limit: number): number {
   for (;;) {
     i = skipSpaces(b, i, limit);
     const key = quoted(b, i, limit);
-    if (key < 0) return false;
+    if (key < 0) return -1;
     const name = lower(b, i + 1, key);
     i = skipSpaces(b, key + 1, limit);
-    if (b[i] !== 0x3a) return false;
+    if (b[i] !== 0x3a) return -1;
     i = skipSpaces(b, i + 1, limit);
     if (b[i] === 0x22) {
       const value = quoted(b, i, limit);
-      if (value < 0) return false;
-      if (JSON_LEVEL_KEYS.has(name)) return isWord(b, i + 1, value) && INFO_VALUES.has(lower(b, i + 1, value));
+      if (value < 0) return -1;
+      if (JSON_LEVEL_KEYS.has(name)) return isWord(b, i + 1, value) && INFO_VALUES.has(lower(b, i + 1, value)) ? value + 1 : -1;
       i = value + 1;
     } else {
-      if (JSON_LEVEL_KEYS.has(name)) return false;
+      if (JSON_LEVEL_KEYS.has(name)) return -1;
       const from = i;
       while (i < limit && SCALAR[b[i]] === 1) i++;
-      if (i === from) return false;
+      if (i === from) return -1;
     }
     i = skipSpaces(b, i, limit);
-    if (b[i] !== 0x2c) return false;
+    if (b[i] !== 0x2c) return -1;
     i++;
   }
 }
 
-function logfmtInfo(b: Uint8Array, start: number, limit: number): boolean {
+/** Where the info level's value ends (after the byte that ends it), or -1. */
+function logfmtInfo(b: Uint8Array, start: number, limit: number): number {
   // The first field: `key=value` with a plain key and an unquoted value.
   let i = start;
   while (i < limit && KEY[b[i]] === 1) i++;
-  if (i === start || b[i] !== 0x3d || b[start] < 0x61 || b[start] > 0x7a) return false;
-  if (levelField(b, start, i, limit)) return levelValueIsInfo(b, i + 1, limit);
+  if (i === start || b[i] !== 0x3d || b[start] < 0x61 || b[start] > 0x7a) return -1;
+  if (levelField(b, start, i, limit)) return levelValueEnd(b, i + 1, limit);
   // Its value: printable ASCII without quotes (any other white space could start a field the reader would see).
-  for (i++; i < limit && b[i] !== 0x20 && b[i] !== 0x09; i++) if (b[i] < 0x21 || b[i] > 0x7e || b[i] === 0x22) return false;
-  if (i >= limit) return false;
+  for (i++; i < limit && b[i] !== 0x20 && b[i] !== 0x09; i++) if (b[i] < 0x21 || b[i] > 0x7e || b[i] === 0x22) return -1;
+  if (i >= limit) return -1;
   const second = i + 1;
   let j = second;
   while (j < limit && KEY[b[j]] === 1) j++;
-  return b[j] === 0x3d && levelField(b, second, j, limit) && levelValueIsInfo(b, j + 1, limit);
+  return b[j] === 0x3d && levelField(b, second, j, limit) ? levelValueEnd(b, j + 1, limit) : -1;
 }
 
 function levelField(b: Uint8Array, from: number, eq: number, limit: number): boolean {
   return eq < limit && LOGFMT_LEVEL_KEYS.has(lower(b, from, eq));
 }
 
-/** `"?(\w+)` after the `=`, an info word, and then not a word character. */
-function levelValueIsInfo(b: Uint8Array, i: number, limit: number): boolean {
+/** `"?(\w+)` after the `=`, an info word, and then not a word character: where that character ends, or -1. */
+function levelValueEnd(b: Uint8Array, i: number, limit: number): number {
   if (b[i] === 0x22) i++;
   const from = i;
   while (i < limit && WORD[b[i]] === 1) i++;
-  return i > from && i < limit && WORD[b[i]] !== 1 && INFO_VALUES.has(lower(b, from, i));
+  return i > from && i < limit && WORD[b[i]] !== 1 && INFO_VALUES.has(lower(b, from, i)) ? i + 1 : -1;
 }
 
 /** The index of the closing quote of a string starting at `i` (no escapes, ASCII only), or -1. */

@@ -11,18 +11,18 @@ import { LINE_KERNEL_WASM } from './line-kernel-wasm';
 
 /** Memory layout (line-kernel.wat). */
 const SHAPE = 0;
-const DIGITS = 128;
-const ANY = 256;
-const AFTER_AT = 512;
-const LENGTH = 768;
+const DIGITS = 256;
+const ANY = 512;
+const AFTER_AT = 768;
+const LENGTH = 1024;
 /** Room the shape has in each of its areas. */
-const SHAPE_ROOM = 96;
-const STARTS = 1024;
+const SHAPE_ROOM = 256;
+const STARTS = 2048;
 /** Lines a run takes at most: their starts fit between STARTS and the data. */
 export const RUN_LINES = 16384;
 const DATA = STARTS + 4 * RUN_LINES;
-/** Bytes after the data that the kernel may read (its 16-byte loads) but never takes as data. */
-const SLACK = 128;
+/** Bytes after the data that the kernel may read (its 16-byte loads of a line's head) but never takes as data. */
+const SLACK = SHAPE_ROOM + 16;
 const PAGE = 65536;
 
 type Run = (p: number, end: number, starts: number, cap: number, base: number) => number;
@@ -74,7 +74,6 @@ export class LineKernel {
     this.starts = new Int32Array(memory.buffer, STARTS, RUN_LINES);
     this.runLines = instance.exports.run;
     this.stop = instance.exports.pos;
-    this.memory.set(AFTER_WORD, AFTER_AT);
   }
 
   /** A kernel whose buffer holds `size` bytes; undefined where WebAssembly is not available. */
@@ -89,22 +88,24 @@ export class LineKernel {
     }
   }
 
-  /** The shape is now the bytes `buf[start, start + n)` (an info line's head, up to the end of its level word). */
-  shape(start: number, n: number): void {
+  /**
+   * The shape is now the bytes `buf[start, start + n)`: an info line's head up to the end of its level word (then
+   * `after`: the next byte must be one allowed after a word, or the line's end), or a JSON or logfmt line's up to the
+   * end of its level value (any byte may follow).
+   */
+  shape(start: number, n: number, after: boolean): void {
     const m = this.memory;
-    if (n > SHAPE_ROOM) {
-      this.ready = false;
-      new DataView(m.buffer).setInt32(LENGTH, 0, true);
-      return;
-    }
+    const length = n > SHAPE_ROOM ? 0 : n;
     for (let k = 0; k < SHAPE_ROOM; k++) {
-      const c = k < n ? this.buf[start + k] : 0;
+      const c = k < length ? this.buf[start + k] : 0;
       m[SHAPE + k] = c;
-      m[DIGITS + k] = k < n && c >= 0x30 && c <= 0x39 ? 0xff : 0;
-      m[ANY + k] = k < n ? 0 : 0xff;
+      m[DIGITS + k] = k < length && c >= 0x30 && c <= 0x39 ? 0xff : 0;
+      m[ANY + k] = k < length ? 0 : 0xff;
     }
-    new DataView(m.buffer).setInt32(LENGTH, n, true);
-    this.ready = n > 0;
+    if (after) m.set(AFTER_WORD, AFTER_AT);
+    else m.fill(1, AFTER_AT, AFTER_AT + 256);
+    new DataView(m.buffer).setInt32(LENGTH, length, true);
+    this.ready = length > 0;
   }
 
   /**

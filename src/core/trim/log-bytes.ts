@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { bomBytes, CHUNK, EVERY, lastLineText, LineReader, lineOf, textOf, type LineIndex } from './byte-lines';
-import { InfoColumn, structuredInfo } from './level-column';
+import { InfoColumn } from './level-column';
 import { LineKernel } from './line-kernel';
 
 /**
@@ -73,7 +73,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
     // The file is read into the line kernel's memory when there is one (line-kernel.ts).
     const kernel = kernelMode === 'never' || (kernelMode === 'auto' && stat.size < KERNEL_MIN_BYTES) ? undefined : LineKernel.create(size);
     const chunk: Chunk = { buf: kernel?.buf ?? Buffer.allocUnsafe(size), at: 0, firstLine: 0, starts: new Int32Array(1024), lines: 0 };
-    const column = new InfoColumn(chunk.buf, kernel && ((start, n) => kernel.shape(start, n)));
+    const column = new InfoColumn(chunk.buf, kernel && ((start, n, after) => kernel.shape(start, n, after)));
     const pass: Pass = { sink, chunk, index, column, kernel, watch: new CorrWatch(fd, index, radius), line: 0, infos: 0 };
     const buf = chunk.buf;
     let carry = 0;
@@ -153,7 +153,7 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
     chunk.starts[chunk.lines++] = p;
     // A run of info lines is counted at its end (an info line closes any stack, so none is open within it).
     if (infos === 0 && sink.inStack && isFrame(buf, p, nl)) sink.frame();
-    else if (column.isInfo(p, nl) || structuredInfo(buf, p, nl)) infos++;
+    else if (column.isInfo(p, nl) || column.isStructuredInfo(p, nl)) infos++;
     else {
       if (infos !== 0) infos = sink.info(infos);
       const id = sink.line(last ? lastLineText(buf, p, nl) : textOf(buf, p, nl));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { InfoColumn, LEVEL_INFO, leadingLevelCode } from '../../../src/core/trim/level-column';
+import { InfoColumn, LEVEL_INFO, leadingLevelCode, structuredInfo } from '../../../src/core/trim/level-column';
 import { LineKernel, RUN_LINES } from '../../../src/core/trim/line-kernel';
 import { REPO } from '../helpers';
 import { prng } from './fixtures';
@@ -12,18 +12,28 @@ import { prng } from './fixtures';
 const AFTER = new Set([...' \t\n\v\f\r]|:>)-'].map((c) => c.charCodeAt(0)));
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
-/** The shape rule, plainly: the line repeats `b[shape, shape + n)`, a digit for any digit, then ends or goes on with an AFTER byte. */
-function repeats(b: Uint8Array, s: number, e: number, shape: number, n: number): boolean {
+/** The shape rule, plainly: the line repeats `b[shape, shape + n)`, a digit for any digit, then (`after`) ends or goes on with an AFTER byte. */
+function repeats(b: Uint8Array, s: number, e: number, shape: number, n: number, after: boolean): boolean {
   if (e - s < n) return false;
   for (let k = 0; k < n; k++) {
     const c = b[s + k];
     const t = b[shape + k];
     if (c !== t && !(isDigit(c) && isDigit(t))) return false;
   }
-  return s + n === e || AFTER.has(b[s + n]);
+  return s + n === e || !after || AFTER.has(b[s + n]);
 }
 
-const HEADS = ['2026-11-12T00:00:00.026Z  INFO 4821 --- [exec-0] c.a.p.Foo : msg', '2026-11-12 00:00:00,026 DEBUG [main] c.a.Foo - x', '[2026-11-12 08:00:00] TRACE x', '12:00 INF x', '2026-11-12T08:00:00Z INFO'];
+const HEADS = [
+  '2026-11-12T00:00:00.026Z  INFO 4821 --- [exec-0] c.a.p.Foo : msg',
+  '2026-11-12 00:00:00,026 DEBUG [main] c.a.Foo - x',
+  '[2026-11-12 08:00:00] TRACE x',
+  '12:00 INF x',
+  '2026-11-12T08:00:00Z INFO',
+  '{"time":"2026-11-12T08:00:00.123Z","level":"INFO","msg":"payment 42 created"}',
+  '{"ts":1731398400.123,"lvl":"debug","caller":"api/x.go:42"}',
+  'time=2026-11-12T08:00:00Z level=info msg="payment 42 created"',
+  'level=info ts=2026-11-12T08:00:00Z caller=main.go:7',
+];
 const NOISE = ['0', '9', ':', ' ', 'T', 'Z', 'S', 'a', '[', ']', ';', '\r', 'é', '\n'];
 
 function lines(seed: number, n: number): string[] {
@@ -56,10 +66,12 @@ describe('the line kernel (WebAssembly)', () => {
       text.copy(kernel.buf);
       let shape = -1;
       let n = 0;
-      const column = new InfoColumn(kernel.buf, (start, length) => {
+      let after = true;
+      const column = new InfoColumn(kernel.buf, (start, length, checkAfter) => {
         shape = start;
         n = length;
-        kernel.shape(start, length);
+        after = checkAfter;
+        kernel.shape(start, length, checkAfter);
       });
       const end = text.length;
       let p = 0;
@@ -71,8 +83,8 @@ describe('the line kernel (WebAssembly)', () => {
           for (let i = 0; i < k; i++) {
             assert.equal(kernel.starts[i], p, `line start ${i} of the run`);
             const e: number = kernel.buf.indexOf(10, p);
-            assert.ok(repeats(kernel.buf, p, e, shape, n), `taken line at ${p} repeats the shape`);
-            assert.equal(leadingLevelCode(kernel.buf, p, e), LEVEL_INFO);
+            assert.ok(repeats(kernel.buf, p, e, shape, n, after), `taken line at ${p} repeats the shape`);
+            assert.ok(leadingLevelCode(kernel.buf, p, e) === LEVEL_INFO || structuredInfo(kernel.buf, p, e), 'an info line by the full rules');
             p = e + 1;
           }
           assert.equal(kernel.at, p);
@@ -82,8 +94,8 @@ describe('the line kernel (WebAssembly)', () => {
         if (p >= end) break;
         // The line the kernel stopped at does not repeat the shape (no run is capped here).
         const e: number = kernel.buf.indexOf(10, p);
-        if (kernel.ready) assert.equal(repeats(kernel.buf, p, e, shape, n), false, `line at ${p}: ${JSON.stringify(kernel.buf.toString('latin1', p, e))}`);
-        column.isInfo(p, e);
+        if (kernel.ready) assert.equal(repeats(kernel.buf, p, e, shape, n, after), false, `line at ${p}: ${JSON.stringify(kernel.buf.toString('latin1', p, e))}`);
+        if (!column.isInfo(p, e)) column.isStructuredInfo(p, e);
         p = e + 1;
       }
       assert.ok(taken > 12_000 && runs > 100, `${taken} lines in ${runs} runs`);
@@ -96,7 +108,7 @@ describe('the line kernel (WebAssembly)', () => {
     const kernel = LineKernel.create(text.length);
     assert.ok(kernel);
     text.copy(kernel.buf);
-    kernel.shape(0, 25);
+    kernel.shape(0, 25, true);
     assert.equal(kernel.take(0, text.length), RUN_LINES);
     assert.equal(kernel.at, RUN_LINES * (one.length + 1));
     assert.equal(kernel.take(kernel.at, text.length), 10);
@@ -112,10 +124,15 @@ describe('the line kernel (WebAssembly)', () => {
     kernel.buf.write('2026-11-12T08:00:00Z INFO a\n2026-11-12T08:00:01Z INFO b\n');
     assert.equal(kernel.ready, false);
     assert.equal(kernel.take(0, 56), 0);
-    kernel.shape(0, 200);
+    kernel.shape(0, 300, true);
     assert.equal(kernel.ready, false);
     assert.equal(kernel.take(0, 56), 0);
-    kernel.shape(0, 25);
+    kernel.shape(0, 25, true);
     assert.equal(kernel.take(0, 56), 2);
+    // The same head as a structured shape: any byte may follow it.
+    kernel.buf.write('2026-11-12T08:00:00Z INFOS a\n2026-11-12T08:00:01Z INFO b\n');
+    assert.equal(kernel.take(0, 57), 0);
+    kernel.shape(0, 25, false);
+    assert.equal(kernel.take(0, 57), 2);
   });
 });
