@@ -103,8 +103,7 @@ function cacheCli() {
 const ex = 'examples/payment-incident';
 Promise.resolve(cli.run(['preview', '--workspace', ex, '--task', ex + '/ticket.md'], { stdout() {}, stderr(s) { process.stderr.write(s); } })).then((code) => {
   if (code !== 0) throw new Error('the warm-up preview exited with ' + code);
-  const hash = require('crypto').createHash('sha256').update(require('fs').readFileSync('dist/cli-main.js')).digest();
-  require('fs').writeFileSync(${JSON.stringify(cache)}, Buffer.concat([hash, cli.script.createCachedData()]));
+  cli.saveCache();
 });`;
   const r = spawnSync(process.execPath, ['-e', warm], { encoding: 'utf8' });
   if (r.status !== 0) console.warn(`dist/cli-main.js has no code cache (the CLI compiles as it runs): ${(r.stderr || '').trim().split('\n').slice(-3).join(' ')}`);

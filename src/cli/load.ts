@@ -23,19 +23,26 @@ export const CACHE = `${BUNDLE}.cache`;
 const HASH_BYTES = 32;
 
 /** The bundle's script, with the build's code cache when it is the cache of these very bytes. */
-export function bundleScript(file = BUNDLE, cacheFile = `${file}.cache`): { script: vm.Script; source: string; cached: 'used' | 'rejected' | 'none' } {
+export function bundleScript(file = BUNDLE, cacheFile = `${file}.cache`): { script: vm.Script; cached: 'used' | 'rejected' | 'none' } {
   const bytes = fs.readFileSync(file);
   let cachedData: Buffer | undefined;
   try {
     const cache = fs.readFileSync(cacheFile);
-    const digest = crypto.createHash('sha256').update(bytes).digest();
-    if (cache.length > HASH_BYTES && digest.equals(cache.subarray(0, HASH_BYTES))) cachedData = cache.subarray(HASH_BYTES);
+    if (cache.length > HASH_BYTES && digestOf(bytes).equals(cache.subarray(0, HASH_BYTES))) cachedData = cache.subarray(HASH_BYTES);
   } catch {
     // No cache (a build without one, or a copy of dist/ without it): compile.
   }
-  const source = bytes.toString('utf8');
-  const script = new vm.Script(wrap(source), { filename: file, cachedData });
-  return { script, source, cached: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' };
+  const script = new vm.Script(wrap(bytes.toString('utf8')), { filename: file, cachedData });
+  return { script, cached: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' };
+}
+
+function digestOf(bytes: Buffer): Buffer {
+  return crypto.createHash('sha256').update(bytes).digest();
+}
+
+/** Write the code cache of the loaded bundle as it now stands, after its bytes' digest (the build calls this after its warm-up run). */
+export function saveCache(): void {
+  fs.writeFileSync(CACHE, Buffer.concat([digestOf(fs.readFileSync(BUNDLE)), loaded.script.createCachedData()]));
 }
 
 /** Run the bundle's top level as `require` would, and return its exports. */
@@ -48,8 +55,7 @@ export function evaluate(script: vm.Script, file = BUNDLE): Cli {
 }
 
 const loaded = bundleScript();
-/** The bundle's script (the build's warm-up run makes the code cache from it) and whether the cache was used. */
-export const script = loaded.script;
+/** Whether the code cache was used. */
 export const cached = loaded.cached;
 export const run = evaluate(loaded.script).run;
 
