@@ -22,12 +22,8 @@ export interface BpeRanks {
 }
 
 export interface BpeTable {
-  /** Byte string (one character per byte) → rank (rank-table.ts). */
+  /** Byte string (one character per byte) → rank, and the two-byte tokens by their bytes (rank-table.ts). */
   readonly ranks: RankTable;
-  /** The longest token, in bytes: a longer byte string has no rank. */
-  readonly maxTokenBytes: number;
-  /** Ranks of two-byte strings by first byte × 256 + second (-1: not a token): most lookups, without a string. */
-  readonly pairs: Int32Array;
   /** The encoding's pre-tokenizer, as the reference reads it (see `rustPattern`). */
   readonly pattern: RegExp;
   /** Any special token (each is one token: the reference is called with every special token allowed). */
@@ -59,8 +55,7 @@ export function loadBpe(source: BpeRanks): BpeTable {
 /** The table from ranks already read (a rank file, rank-file.ts, or js-tiktoken's format above). */
 export function bpeTable(read: { table: RankTable; pat_str: string; special_tokens: Record<string, number> }): BpeTable {
   const names = Object.keys(read.special_tokens).map((s) => s.replace(/[\\^$*+?.()|[\]{}]/g, '\\$&'));
-  const { table } = read;
-  return { ranks: table, maxTokenBytes: table.maxTokenBytes, pairs: table.pairs, pattern: new RegExp(rustPattern(read.pat_str), 'gu'), special: names.length ? new RegExp(names.join('|'), 'g') : null };
+  return { ranks: read.table, pattern: new RegExp(rustPattern(read.pat_str), 'gu'), special: names.length ? new RegExp(names.join('|'), 'g') : null };
 }
 
 /**
@@ -120,7 +115,7 @@ const NONE = 0x7fffffff;
 
 function rankOf(table: BpeTable, bytes: string, from: number, to: number): number {
   if (to - from === 2) {
-    const rank = table.pairs[bytes.charCodeAt(from) * 256 + bytes.charCodeAt(from + 1)];
+    const rank = table.ranks.pairs[bytes.charCodeAt(from) * 256 + bytes.charCodeAt(from + 1)];
     return rank < 0 ? NONE : rank;
   }
   const rank = table.ranks.get(bytes, from, to);
