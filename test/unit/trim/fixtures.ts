@@ -25,6 +25,20 @@ export function uuid(rand: () => number): string {
 
 export const lines = (text: string): Lines => () => linesOf(text);
 
+/**
+ * `n` log lines in runs of one shape (as a log's lines come from one formatter; a new shape with chance `switchAt`),
+ * each with other digits, then changed by `vary` (a mutation of its head, a tail): the shape rule's test data.
+ */
+export function shapeRuns(rand: () => number, shapes: string[], n: number, switchAt: number, vary: (line: string) => string): string[] {
+  const out: string[] = [];
+  let shape = shapes[0];
+  for (let k = 0; k < n; k++) {
+    if (rand() < switchAt) shape = shapes[Math.floor(rand() * shapes.length)];
+    out.push(vary(shape.replace(/[0-9]/g, () => String(Math.floor(rand() * 10)))));
+  }
+  return out;
+}
+
 /** Trim options as the chain builds them from the default policy, with the exact o200k counter. */
 export function options(maxTokens: number, overrides: Partial<TrimOptions> = {}): TrimOptions {
   const t = defaultPolicy().trim;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { InfoColumn, LEVEL_INFO, leadingLevelCode, structuredInfo } from '../../../src/core/trim/level-column';
 import { LineKernel, RUN_LINES } from '../../../src/core/trim/line-kernel';
 import { REPO } from '../helpers';
-import { prng } from './fixtures';
+import { prng, shapeRuns } from './fixtures';
 
 /** The line kernel (line-kernel.wat) against the rule it implements: InfoColumn's shape, checked byte by byte here. */
 
@@ -38,18 +38,12 @@ const NOISE = ['0', '9', ':', ' ', 'T', 'Z', 'S', 'a', '[', ']', ';', '\r', 'é'
 
 function lines(seed: number, n: number): string[] {
   const rand = prng(seed);
-  let head = HEADS[0];
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    if (rand() < 0.02) head = HEADS[Math.floor(rand() * HEADS.length)];
-    let line = head.replace(/[0-9]/g, () => String(Math.floor(rand() * 10))) + (rand() < 0.3 ? ' '.repeat(Math.floor(rand() * 40)) + 'x'.repeat(Math.floor(rand() * 90)) : '');
-    if (rand() < 0.1) {
-      const at = Math.floor(rand() * Math.min(line.length, 34));
-      line = line.slice(0, at) + NOISE[Math.floor(rand() * NOISE.length)] + line.slice(at + 1);
-    }
-    out.push(line);
-  }
-  return out;
+  return shapeRuns(rand, HEADS, n, 0.02, (head) => {
+    const line = head + (rand() < 0.3 ? ' '.repeat(Math.floor(rand() * 40)) + 'x'.repeat(Math.floor(rand() * 90)) : '');
+    if (rand() >= 0.1) return line;
+    const at = Math.floor(rand() * Math.min(line.length, 34));
+    return line.slice(0, at) + NOISE[Math.floor(rand() * NOISE.length)] + line.slice(at + 1);
+  });
 }
 
 describe('the line kernel (WebAssembly)', () => {

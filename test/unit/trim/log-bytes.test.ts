@@ -17,7 +17,7 @@ import { severityOf, WORD_LEVELS } from '../../../src/core/trim/severity';
 import type { Lines } from '../../../src/core/trim/types';
 import { estimateTokensFromBytes } from '../../../src/core/estimate';
 import { counter } from '../helpers';
-import { prng } from './fixtures';
+import { prng, shapeRuns } from './fixtures';
 import { javaLog, log, pythonLog } from './log-fixtures';
 
 /**
@@ -165,40 +165,42 @@ describe('the leading column by shape (InfoColumn)', () => {
 
   /** Lines from the shapes in runs, each with other digits, half of them mutated in their head. */
   function lines(rand: () => number, n: number): string[] {
-    const out: string[] = [];
-    let shape = SHAPES[0];
-    for (let k = 0; k < n; k++) {
-      // Runs of one shape, as a log's lines come from one formatter.
-      if (rand() < 0.05) shape = SHAPES[Math.floor(rand() * SHAPES.length)];
-      let line = shape.replace(/[0-9]/g, () => String(Math.floor(rand() * 10)));
+    return shapeRuns(rand, SHAPES, n, 0.05, (line) => {
       const mutations = rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 3);
       for (let m = 0; m < mutations; m++) {
         const at = Math.floor(rand() * Math.min(line.length, 40));
         const c = ALPHABET[Math.floor(rand() * ALPHABET.length)];
         line = rand() < 0.2 ? line.slice(0, at) : line.slice(0, at) + c + line.slice(at + (rand() < 0.7 ? 1 : 0));
       }
-      out.push(line);
+      return line;
+    });
+  }
+
+  /**
+   * Each line's answer from InfoColumn (`ask`), in a buffer as pass 1 reads into (its own, 4-byte aligned, whole
+   * words; the lines after `pad` bytes), equals the full rules' (`rule`). Returns how many lines are info.
+   */
+  function sameAsRules(text: string[], pad: number, ask: (column: InfoColumn, s: number, e: number) => boolean, rule: (b: Buffer, s: number, e: number) => boolean): number {
+    const bytes = Buffer.concat([Buffer.alloc(pad, 0x0a), Buffer.from(text.join('\n'))]);
+    const buf = Buffer.alloc((bytes.length + 3) & ~3);
+    bytes.copy(buf);
+    const column = new InfoColumn(buf);
+    let p = pad;
+    let info = 0;
+    for (const line of text) {
+      const e = p + Buffer.byteLength(line);
+      const expected = rule(buf, p, e);
+      assert.equal(ask(column, p, e), expected, `line ${JSON.stringify(line)} at byte ${p}`);
+      if (expected) info++;
+      p = e + 1;
     }
-    return out;
+    return info;
   }
 
   for (const pad of [0, 1, 2, 3]) {
     it(`tells exactly the lines leadingLevelCode calls info, 6 000 seeded lines starting at every alignment (pad ${pad})`, () => {
       const text = lines(prng(40 + pad), 6000);
-      const bytes = Buffer.concat([Buffer.alloc(pad, 0x0a), Buffer.from(text.join('\n'))]);
-      // A buffer as pass 1 reads into: its own, 4-byte aligned, whole words.
-      const buf = Buffer.alloc((bytes.length + 3) & ~3);
-      bytes.copy(buf);
-      const column = new InfoColumn(buf);
-      let p = pad;
-      let info = 0;
-      for (const line of text) {
-        const e = p + Buffer.byteLength(line);
-        const expected = leadingLevelCode(buf, p, e) === LEVEL_INFO;
-        assert.equal(column.isInfo(p, e), expected, `line ${JSON.stringify(line)} at byte ${p}`);
-        if (expected) info++;
-        p = e + 1;
-      }
+      const info = sameAsRules(text, pad, (column, p, e) => column.isInfo(p, e), (b, p, e) => leadingLevelCode(b, p, e) === LEVEL_INFO);
       // The sample holds both kinds in number.
       assert.ok(info > 1500 && info < 5000, `${info} info lines`);
     });
@@ -218,30 +220,17 @@ describe('the leading column by shape (InfoColumn)', () => {
 
   it('tells exactly the JSON and logfmt lines structuredInfo calls info, by their shape too (6 000 seeded lines)', () => {
     const rand = prng(77);
-    let shape = STRUCTURED[0];
-    const text: string[] = [];
-    for (let k = 0; k < 6000; k++) {
-      if (rand() < 0.05) shape = STRUCTURED[Math.floor(rand() * STRUCTURED.length)];
-      let line = shape.replace(/[0-9]/g, () => String(Math.floor(rand() * 10)));
-      if (rand() < 0.5) {
-        const at = Math.floor(rand() * Math.min(line.length, 60));
-        line = line.slice(0, at) + STRUCTURED_NOISE[Math.floor(rand() * STRUCTURED_NOISE.length)] + line.slice(at + (rand() < 0.7 ? 1 : 0));
-      }
-      text.push(line);
-    }
-    const bytes = Buffer.from(text.join('\n'));
-    const buf = Buffer.alloc((bytes.length + 3) & ~3);
-    bytes.copy(buf);
-    const column = new InfoColumn(buf);
-    let p = 0;
-    let info = 0;
-    for (const line of text) {
-      const e = p + Buffer.byteLength(line);
-      const expected = leadingLevelCode(buf, p, e) === LEVEL_INFO || structuredInfo(buf, p, e);
-      assert.equal(column.isInfo(p, e) || column.isStructuredInfo(p, e), expected, `line ${JSON.stringify(line)} at byte ${p}`);
-      if (expected) info++;
-      p = e + 1;
-    }
+    const text = shapeRuns(rand, STRUCTURED, 6000, 0.05, (line) => {
+      if (rand() >= 0.5) return line;
+      const at = Math.floor(rand() * Math.min(line.length, 60));
+      return line.slice(0, at) + STRUCTURED_NOISE[Math.floor(rand() * STRUCTURED_NOISE.length)] + line.slice(at + (rand() < 0.7 ? 1 : 0));
+    });
+    const info = sameAsRules(
+      text,
+      0,
+      (column, p, e) => column.isInfo(p, e) || column.isStructuredInfo(p, e),
+      (b, p, e) => leadingLevelCode(b, p, e) === LEVEL_INFO || structuredInfo(b, p, e),
+    );
     assert.ok(info > 2000 && info < 5500, `${info} info lines`);
   });
 
