@@ -53,7 +53,13 @@ export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement 
   const pane = el('div', { role: 'tabpanel', id: 'pane-blocks', 'aria-labelledby': 'tab-blocks' });
   if (p.status === 'refused') pane.append(refusedSection(p));
   else if (p.message && p.status === 'error') pane.append(el('p', { class: 'message status-error', role: 'alert' }, p.message));
-  if (p.signals?.length) pane.append(el('details', { class: 'signals' }, el('summary', {}, 'Task signals'), el('ul', {}, ...p.signals.map((s) => el('li', {}, s)))));
+  if (p.signals?.length) {
+    // Kept open across re-renders (a re-assembly while you read), as the blocks and the not-sent groups are.
+    const signals = el('details', { class: 'signals' }, el('summary', {}, 'Task signals'), el('ul', {}, ...p.signals.map((s) => el('li', {}, s))));
+    signals.open = ui.open.has('signals');
+    signals.addEventListener('toggle', () => (signals.open ? ui.open.add('signals') : ui.open.delete('signals')));
+    pane.append(signals);
+  }
   if (p.status !== 'refused' && p.blocks.length) {
     const compare = el('button', { class: 'secondary small', id: 'compare-prev-btn', title: ui.previous ? 'Blocks added, removed and changed since the previous preview' : 'No previous preview yet' }, 'Compare with previous preview');
     if (!ui.previous) compare.setAttribute('aria-disabled', 'true');
