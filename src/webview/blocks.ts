@@ -56,8 +56,8 @@ export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement 
   if (p.signals?.length) {
     // Kept open across re-renders (a re-assembly while you read), as the blocks and the not-sent groups are.
     const signals = el('details', { class: 'signals' }, el('summary', {}, 'Task signals'), el('ul', {}, ...p.signals.map((s) => el('li', {}, s))));
-    signals.open = ui.open.has('signals');
-    signals.addEventListener('toggle', () => (signals.open ? ui.open.add('signals') : ui.open.delete('signals')));
+    signals.open = ui.open.has('section:signals');
+    signals.addEventListener('toggle', () => (signals.open ? ui.open.add('section:signals') : ui.open.delete('section:signals')));
     pane.append(signals);
   }
   if (p.status !== 'refused' && p.blocks.length) {
