@@ -16,6 +16,7 @@ import { manifestNodes } from './views/manifestTree';
 import { RequestPanel } from './views/panel';
 import { pinnedNodes } from './views/pinnedTree';
 import { BudgetStatusBar } from './views/statusBar';
+import { exportsFor } from './test-api';
 import { NodeTree } from './views/tree';
 
 /** The first assembly waits for the window to settle: activation itself starts no worker and reads no workspace. */
@@ -79,8 +80,8 @@ export function activate(context: vscode.ExtensionContext) {
 
   /** How long activate() took, in milliseconds (the bench and the activation test print it). */
   const activationMs = performance.now() - started;
-  /** The extension's API, used by the integration tests and available to other extensions. */
-  return { activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control };
+  // Nothing for other extensions: the internals go to the extension test host only (src/vscode/test-api.ts).
+  return exportsFor(context.extensionMode, () => ({ activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control }));
 }
 
 export function deactivate() {

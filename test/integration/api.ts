@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { activate } from '../../src/vscode/extension';
 
-export type Api = ReturnType<typeof activate>;
+/** The internals `activate()` hands to the extension test host (ExtensionMode.Test); other extensions get nothing. */
+export type Api = NonNullable<ReturnType<typeof activate>>;
 export const EXTENSION_ID = 'context-control.context-control';
 
 export async function api(): Promise<Api> {
-  const ext = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  const ext = vscode.extensions.getExtension<Api | undefined>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} not found`);
-  return ext.isActive ? ext.exports : await ext.activate();
+  const exported = ext.isActive ? ext.exports : await ext.activate();
+  if (!exported) throw new Error(`extension ${EXTENSION_ID} exported nothing: not started by the extension test host (ExtensionMode.Test)?`);
+  return exported;
 }
 
 export function root(): string {
