@@ -41,8 +41,29 @@ export async function ctl(args: string[]): Promise<Result> {
  */
 export function spawnCli(args: string[], options: { asNobody?: boolean; cwd?: string } = {}): Result & { timedOut: boolean } {
   const uid = options.asNobody && process.getuid?.() === 0 ? 65534 : undefined;
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: options.cwd ?? os.tmpdir(), uid, gid: uid, env: { PATH: process.env.PATH ?? '' } });
+  const r = spawnSync(process.execPath, [uid === undefined ? CLI : nobodyCli(), ...args], { encoding: 'utf8', timeout: 60_000, cwd: options.cwd ?? os.tmpdir(), uid, gid: uid, env: { PATH: process.env.PATH ?? '' } });
   return { code: r.status ?? -1, out: r.stdout ?? '', err: r.stderr ?? '', timedOut: r.error !== undefined && /ETIMEDOUT/.test(String(r.error)) };
+}
+
+let nobodyCopy: string | undefined;
+/**
+ * The bundle as an unprivileged user can reach it: the checkout may live in a private folder (mode 700, a home folder,
+ * `mktemp -d`) that uid 65534 cannot enter, so the cases run as that user get a world-readable copy of dist/ in the
+ * temporary folder, made once per test process (the source maps are left out).
+ */
+function nobodyCli(): string {
+  if (!nobodyCopy) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-dist-'));
+    fs.cpSync(path.dirname(CLI), path.join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
+    const open = (p: string) => {
+      fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
+      if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p)) open(path.join(p, e));
+    };
+    open(dir);
+    nobodyCopy = path.join(dir, 'dist', path.basename(CLI));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return nobodyCopy;
 }
 
 /** Every file below `root` (links not followed) with the SHA-256 of its bytes: the before/after of a hostile run. */
