@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { InputError } from '../errors';
 import { checkInputFile, fsReason } from '../sources/scan';
 import type { Warning } from '../types';
+import type { GuardOptions } from '../sources/guard';
 import type { SessionEvent, SessionEventType } from './event';
 import { safeId, SAFE_ID } from '../chain/safe-id';
 import { holdsSecret, redact } from '../redact/apply';
@@ -95,8 +96,8 @@ export function appendSessionEvents(file: string, events: SessionEvent[]): void 
 }
 
 /** The session file after the checks every input file gets: a folder is bad input; a FIFO or device is skipped. */
-export function readSessionChecked(abs: string, shown: string, label: string): ReturnType<typeof readSessionFile> {
-  const kind = checkInputFile(abs, { shown, label, what: 'a session file (JSON lines)', unused: 'no session replayed' });
+export function readSessionChecked(abs: string, shown: string, label: string, guard?: GuardOptions): ReturnType<typeof readSessionFile> {
+  const kind = checkInputFile(abs, { shown, label, what: 'a session file (JSON lines)', unused: 'no session replayed' }, guard);
   if (kind !== 'file') return { events: [], warnings: kind === 'absent' ? [] : [kind] };
   try {
     return readSessionFile(abs, label);

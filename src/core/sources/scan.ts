@@ -4,6 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import { isSecretPath } from '../redact/files';
+import { resolveInWorkspace, type GuardOptions } from './guard';
 import type { Warning } from '../types';
 
 /** One file the scan found, with what it knows without reading it whole. */
@@ -47,9 +48,14 @@ export function specialKind(st: fs.Stats): string | undefined {
 /**
  * An input file of the workspace (pins, overrides, the session) before it is read: absent, a file to read, or a
  * FIFO or device that is never opened (reading it would block), skipped with the warning returned. A folder is bad
- * input, named as `shown`.
+ * input, named as `shown`; so is a file that leads outside the workspace (through a link, `.context` itself a link)
+ * or to a secret file: with `guard`, the path goes through the workspace guard (sources/guard.ts) first.
  */
-export function checkInputFile(abs: string, at: { shown: string; label: string; what: string; unused: string }): 'absent' | 'file' | Warning {
+export function checkInputFile(abs: string, at: { shown: string; label: string; what: string; unused: string }, guard?: GuardOptions): 'absent' | 'file' | Warning {
+  if (guard) {
+    const d = resolveInWorkspace(abs, { ...guard, expect: 'any', mayBeMissing: true });
+    if (!d.ok && d.kind !== 'special' && d.kind !== 'missing') throw new InputError(d.why, at.shown);
+  }
   let st: fs.Stats;
   try {
     st = fs.statSync(abs);
