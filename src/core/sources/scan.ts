@@ -122,10 +122,15 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       try {
         if (entry.isSymbolicLink()) {
           target = fs.realpathSync(abs);
-          const inside = path.relative(realRoot, target);
-          if (inside.startsWith('..') || path.isAbsolute(inside)) {
+          // Through the workspace guard: a link leading outside is not followed, nor one to a secret file (`notes.md → .env`).
+          const d = resolveInWorkspace(relPath, { root, expect: 'any' });
+          if (!d.ok && (d.kind === 'link-outside' || d.kind === 'outside')) {
             // (.gitignore was reported when its folder's rules were read)
             if (!excluded(relPath) && entry.name !== '.gitignore') warnings.push({ source: relPath, message: 'symbolic link leads outside the workspace: not followed' });
+            continue;
+          }
+          if (!d.ok && d.kind === 'secret') {
+            if (!excluded(relPath)) warnings.push({ source: relPath, message: `${d.why.replace(/: refused, never read$/, '')}: never read or sent` });
             continue;
           }
         }
