@@ -97,6 +97,9 @@ function entryProblem(root: string, p: string): string | undefined {
 /** Write the overrides; with nothing left in them the file is removed, never left holding empty lists. */
 export function writeOverridesFile(root: string, overrides: Overrides): void {
   const file = path.join(root, OVERRIDES_FILE);
+  // Through the workspace guard: not through a link (`.context` linked elsewhere), a FIFO or a hard-linked file.
+  const d = resolveInWorkspace(OVERRIDES_FILE, { root, access: 'write', mayBeMissing: true });
+  if (!d.ok) throw new InputError(d.why, OVERRIDES_FILE);
   if (overrides.include.length === 0 && overrides.exclude.length === 0) {
     fs.rmSync(file, { force: true });
     return;
