@@ -155,7 +155,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   // Logs and tool output stream: size is no reason to skip one.
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable: (p) => toolGlob(p) || formatOf.some((f) => f.test(p)) });
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
-  const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
+  const missing = task.source === 'task' && !task.warnings?.length ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
   task.signals = analyzeTask(withoutSecrets(task.text));
   if (options.editor) {

@@ -38,8 +38,9 @@ export function leadingLines(text: string): number {
 
 export function loadTask(root: string, task: string, cwd = process.cwd()): Task {
   const file = taskFile(root, task, cwd);
-  if (file === 'word outside') {
-    return { text: task, source: 'task', files: [], warnings: [{ source: 'task', message: `"${task}" is also the name of a file outside the workspace: taken as text, the file not read` }] };
+  if (file === 'word outside' || file === 'folder' || file === 'special') {
+    const what = file === 'word outside' ? 'is also the name of a file outside the workspace: taken as text, the file not read' : `names ${file === 'folder' ? 'a folder' : 'a FIFO, socket or device'}, not a task file: taken as text, never opened`;
+    return { text: task, source: 'task', files: [], warnings: [{ source: 'task', message: `"${task}" ${what}` }] };
   }
   if (!file) {
     // Pasted text that is a whole task file (front matter included) reads exactly as the file would.
@@ -57,11 +58,12 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
  * a file outside the workspace (through a link, or a path with a slash), or a secret file (by name, or through a link),
  * is refused, never read.
  */
-export function taskFile(root: string, task: string, cwd = process.cwd()): Resolved | 'word outside' | undefined {
+export function taskFile(root: string, task: string, cwd = process.cwd()): Resolved | 'word outside' | 'folder' | 'special' | undefined {
   if (task.length >= 4096 || task.includes('\n') || task.includes('\0') || task.trim() === '') return undefined;
   // Only a regular file (through its links) is a task file, as before; a folder, a FIFO or a dangling link is text.
   try {
-    if (!fs.statSync(path.resolve(cwd, task)).isFile()) return undefined;
+    const st = fs.statSync(path.resolve(cwd, task));
+    if (!st.isFile()) return st.isDirectory() ? 'folder' : 'special';
   } catch {
     return undefined;
   }
