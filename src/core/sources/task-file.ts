@@ -4,7 +4,7 @@ import type { TaskComponent } from '../relevance/components';
 import type { TaskSignals } from '../task/analyze';
 import { InputError } from '../errors';
 import type { Warning } from '../types';
-import { mostlySecrets, resolveInWorkspace, type Resolved } from './guard';
+import { mostlySecrets, resolveInWorkspace, within, type Resolved } from './guard';
 import { parseFrontMatter, stringList, stringValue } from './frontmatter';
 
 /** The task of one call: a task file (front matter read as data) or literal text. */
@@ -38,8 +38,8 @@ export function leadingLines(text: string): number {
 
 export function loadTask(root: string, task: string, cwd = process.cwd()): Task {
   const file = taskFile(root, task, cwd);
-  if (file === 'word outside' || file === 'folder' || file === 'special') {
-    const what = file === 'word outside' ? 'is also the name of a file outside the workspace: taken as text, the file not read' : `names ${file === 'folder' ? 'a folder' : 'a FIFO, socket or device'}, not a task file: taken as text, never opened`;
+  if (file === 'folder' || file === 'special') {
+    const what = `names ${file === 'folder' ? 'a folder' : 'a FIFO, socket or device'} in the workspace, not a task file: taken as text, never opened`;
     return { text: task, source: 'task', files: [], warnings: [{ source: 'task', message: `"${task}" ${what}` }] };
   }
   if (!file) {
@@ -58,19 +58,20 @@ export function loadTask(root: string, task: string, cwd = process.cwd()): Task 
  * a file outside the workspace (through a link, or a path with a slash), or a secret file (by name, or through a link),
  * is refused, never read.
  */
-export function taskFile(root: string, task: string, cwd = process.cwd()): Resolved | 'word outside' | 'folder' | 'special' | undefined {
+export function taskFile(root: string, task: string, cwd = process.cwd()): Resolved | 'folder' | 'special' | undefined {
   if (task.length >= 4096 || task.includes('\n') || task.includes('\0') || task.trim() === '') return undefined;
-  // Only a regular file (through its links) is a task file, as before; a folder, a FIFO or a dangling link is text.
+  // Only a regular file (through its links) is a task file, as before; a folder, a FIFO or a dangling link is text
+  // (said when it is in the workspace: a word that happens to name a folder elsewhere is just text).
   try {
     const st = fs.statSync(path.resolve(cwd, task));
-    if (!st.isFile()) return st.isDirectory() ? 'folder' : 'special';
+    if (!st.isFile()) return !within(fs.realpathSync(root), fs.realpathSync(path.resolve(cwd, task))) ? undefined : st.isDirectory() ? 'folder' : 'special';
   } catch {
     return undefined;
   }
   const d = resolveInWorkspace(task, { root, base: cwd });
   if (d.ok) return d;
-  // One word without a slash that happens to name a file in the current folder, outside the workspace: text.
-  if (d.kind === 'outside' && !/[\\/]/.test(task) && !path.isAbsolute(task)) return 'word outside';
+  // One word without a slash that happens to name a file in the current folder, outside the workspace: text, not read.
+  if (d.kind === 'outside' && !/[\\/]/.test(task)) return undefined;
   if (d.kind === 'outside') throw new InputError(`task names a file outside the workspace: "${task}"`);
   throw new InputError(`task "${task}" ${d.why}`);
 }

@@ -43,8 +43,8 @@ export const EXPECTED: Record<Surface, Record<HostileId, Expected>> = {
     env: refused(1, `task ".env" ${SECRET}`),
     'env-link': refused(1, `task "env-link.txt" ${ENV_LINK}`),
     // Not a file: the words are the task, the FIFO or folder is never opened (as before), and the trace says so.
-    fifo: refused(0, 'task: "pipe.txt" names a FIFO, socket or device, not a task file: taken as text, never opened'),
-    folder: refused(0, 'task: "somedir" names a folder, not a task file: taken as text, never opened'),
+    fifo: refused(0, 'task: "pipe.txt" names a FIFO, socket or device in the workspace, not a task file: taken as text, never opened'),
+    folder: refused(0, 'task: "somedir" names a folder in the workspace, not a task file: taken as text, never opened'),
   },
   'mcp assemble_context policy': {
     'passwd-link': refused(1, `policy "passwd-link.txt" ${LINK_OUT}`),
@@ -83,8 +83,8 @@ export const EXPECTED: Record<Surface, Record<HostileId, Expected>> = {
     absolute: refused(2, (l) => `ctxctl: task names a file outside the workspace: "${abs(l)}"`),
     env: refused(2, `ctxctl: task ".env" ${SECRET}`),
     'env-link': refused(2, `ctxctl: task "env-link.txt" ${ENV_LINK}`),
-    fifo: refused(0, 'task: "pipe.txt" names a FIFO, socket or device, not a task file: taken as text, never opened'),
-    folder: refused(0, 'task: "somedir" names a folder, not a task file: taken as text, never opened'),
+    fifo: refused(0, 'task: "pipe.txt" names a FIFO, socket or device in the workspace, not a task file: taken as text, never opened'),
+    folder: refused(0, 'task: "somedir" names a folder in the workspace, not a task file: taken as text, never opened'),
   },
   'cli preview --tool-result': {
     'passwd-link': refused(2, `ctxctl: passwd-link.txt: tool result ${LINK_OUT} (--tool-result probe=passwd-link.txt)`),
