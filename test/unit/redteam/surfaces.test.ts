@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer } from '../../../src/cli/mcp';
 import { ctl, fifo, spawnCli } from './hostile';
 import { EXPECTED, type Expected, type Surface } from './surfaces-expected';
-import { GIT_CANARY, HOSTILE, hostileLayout, OUTSIDE_CANARY, leaks, outsideRepo, outsideState, writtenText, type HostileId, type Layout } from './surfaces';
+import { ENV_SECRET, GIT_CANARY, HOSTILE, hostileLayout, OUTSIDE_CANARY, leaks, outsideRepo, outsideState, writtenText, type HostileId, type Layout } from './surfaces';
 
 /**
  * Issue 24, "one way to resolve a path": every surface that takes a path refuses the same eight hostile paths (a link
@@ -153,6 +153,26 @@ describe('red team: every surface refuses the same hostile paths', () => {
       });
     }
   }
+});
+
+describe('red team: a task file whose content is mostly secrets (a .env renamed notes.txt)', () => {
+  const ENV_TEXT = `OPENAI_API_KEY=${ENV_SECRET}\nAWS_ACCESS_KEY_ID=AKIAY34FZKBOKMUTVV7A\n`;
+  it('preview --task notes.txt: exit 2, one line naming it; no value printed', () => {
+    const l = hostileLayout({ 'notes.txt': ENV_TEXT });
+    const r = spawnCli(['preview', '--workspace', l.root, '--task', 'notes.txt', '--json', '--no-git'], { cwd: l.root });
+    assert.deepEqual([r.code, r.out, r.err], [2, '', 'ctxctl: task "notes.txt" holds mostly secrets (a .env under another name?): refused, never sent\n']);
+  });
+
+  it('MCP assemble_context {"task": "notes.txt"}: isError, the same line; no value returned', async () => {
+    const l = hostileLayout({ 'notes.txt': ENV_TEXT });
+    const mcp = await mcpClient(l.root);
+    try {
+      const o = await mcp.call('assemble_context', { task: 'notes.txt' });
+      assert.deepEqual([o.code, o.all], [1, 'task "notes.txt" holds mostly secrets (a .env under another name?): refused, never sent']);
+    } finally {
+      await mcp.close();
+    }
+  });
 });
 
 describe('red team: .context as a link, git through a .git file, setup through a hard link', () => {
