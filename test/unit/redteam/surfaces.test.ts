@@ -296,6 +296,31 @@ describe('red team: .context as a link, git through a .git file, setup through a
     }
   });
 
+  it('session compact: a summary store hard-linked to an outside file is not appended to (exit 2, one line); the outside file is unchanged', () => {
+    const l = hostileLayout();
+    fs.mkdirSync(path.join(l.root, '.context'));
+    const events = Array.from({ length: 10 }, (_, i) => [`{"id":"u${i}","type":"user","text":"Step ${i}: fix the checkout"}`, `{"id":"a${i}","type":"assistant","text":"Done with step ${i}."}`]).flat();
+    fs.writeFileSync(path.join(l.root, '.context', 'session.jsonl'), events.join('\n') + '\n');
+    fs.writeFileSync(path.join(l.outside, 'summaries.jsonl'), '');
+    fs.linkSync(path.join(l.outside, 'summaries.jsonl'), path.join(l.root, '.context', 'session.summaries.jsonl'));
+    const before = outsideState(l.base, l.root, l.outside);
+    const r = spawnCli(['session', 'compact', '--workspace', l.root]);
+    assert.deepEqual([r.code, r.err], [2, `ctxctl: ${path.join(l.root, '.context', 'session.summaries.jsonl')}: has 2 hard links (another name may be outside the workspace): the summary was not stored\n`]);
+    assert.equal(outsideState(l.base, l.root, l.outside), before);
+  });
+
+  it('session compact: the workspace store under a .context linked outside is neither read nor written', () => {
+    const l = hostileLayout();
+    const events = Array.from({ length: 10 }, (_, i) => `{"id":"u${i}","type":"user","text":"Step ${i}"}`);
+    fs.writeFileSync(path.join(l.outside, 'session.jsonl'), events.join('\n') + '\n');
+    fs.symlinkSync(l.outside, path.join(l.root, '.context'));
+    const before = outsideState(l.base, l.root, l.outside);
+    const r = spawnCli(['session', 'compact', '--workspace', l.root]);
+    // The first file of .context read (the policy) is already refused: nothing of the outside folder is used.
+    assert.deepEqual([r.code, r.err], [2, 'ctxctl: .context/policy.yaml: leads outside the workspace through a symbolic link: refused, never read\n']);
+    assert.equal(outsideState(l.base, l.root, l.outside), before);
+  });
+
   const setupCases: { name: string; make: (l: Layout) => string; message: string }[] = [
     { name: '.mcp.json hard-linked to an outside file', make: (l) => hard(l, '.mcp.json'), message: 'ctxctl: .mcp.json: has 2 hard links (another name may be outside the workspace): not read or written' },
     { name: '.claude/settings.json hard-linked to an outside file', make: (l) => hard(l, '.claude/settings.json'), message: 'ctxctl: .claude/settings.json: has 2 hard links (another name may be outside the workspace): not read or written' },
