@@ -10,6 +10,7 @@ import { InputError } from '../core/errors';
 import { scrub } from '../core/providers/errors';
 import { num } from '../core/report/trace';
 import { workspaceSummaries } from '../core/session/summary-store';
+import { resolveInWorkspace } from '../core/sources/guard';
 import { displayPath } from '../core/sources/snapshot';
 import { providerFactory } from './provider-flags';
 import type { SendIo } from './send';
@@ -65,8 +66,11 @@ async function checkWith(v: Record<string, string | undefined>, factory: Exclude
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace);
   const abs = v.checks ? path.resolve(v.checks) : path.join(root, CHECKS_FILE);
   const file = displayPath(process.cwd(), abs);
-  if (!fs.existsSync(abs)) throw new InputError('checks file not found', file);
-  const cases = parseChecks(fs.readFileSync(abs, 'utf8'), file);
+  // Through the workspace guard: the workspace's checks file (or `.context`) linked out of it, a FIFO (it would
+  // block), a folder or a secret file is refused; a file the caller names outside the workspace is read as named.
+  const checked = resolveInWorkspace(abs, { root, outsideAsNamed: Boolean(v.checks) });
+  if (!checked.ok) throw new InputError(checked.kind === 'missing' ? 'checks file not found' : checked.why, file);
+  const cases = parseChecks(fs.readFileSync(checked.abs, 'utf8'), file);
   const clean = (s: string) => scrub(s, [factory.apiKey]);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-check-'));
   const results: CaseResult[] = [];

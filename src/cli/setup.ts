@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { lineDiff } from '../core/agents/line-diff';
 import { AGENTS, mergeClaudeHook, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
 import { InputError } from '../core/errors';
+import { resolveInWorkspace } from '../core/sources/guard';
 import { parseCommand } from './args';
 
 /**
@@ -82,17 +83,17 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
 }
 
 /**
- * A target in the workspace is written only where it really is in the workspace: neither the file nor a folder on
- * its way (`.claude`, `.vscode`) may be a link leading elsewhere (a committed `.claude → ~/.claude` would otherwise
- * edit the user's own settings), and an existing target must be a regular file.
+ * A target in the workspace is written only where it really is in the workspace, through the workspace guard
+ * (core/sources/guard.ts): neither the file nor a folder on its way (`.claude`, `.vscode`) may be a link leading
+ * elsewhere (a committed `.claude → ~/.claude` would otherwise edit the user's own settings), an existing target
+ * must be a regular file, and not one with other hard links (another of its names may be outside the workspace).
  */
 function refuseOutside(root: string, abs: string, label: string): void {
-  const realRoot = fs.realpathSync(root);
-  let existing = abs;
-  while (!fs.existsSync(existing) && existing !== root) existing = path.dirname(existing);
-  const inside = path.relative(realRoot, fs.realpathSync(existing));
-  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
-  if (inside.startsWith('..') || path.isAbsolute(inside) || (st && !st.isFile())) {
-    throw new InputError(`${st && !st.isFile() ? 'is not a regular file (a link or a folder)' : 'leads outside the workspace through a symbolic link'}: not read or written`, label);
-  }
+  const d = resolveInWorkspace(abs, { root, access: 'write', mayBeMissing: true });
+  if (d.ok) return;
+  const why =
+    d.kind === 'link' || d.kind === 'folder' || d.kind === 'special' ? 'is not a regular file (a link or a folder)'
+    : d.kind === 'outside' || d.kind === 'link-outside' ? 'leads outside the workspace through a symbolic link'
+    : d.why.replace(/: refused, not written$/, '');
+  throw new InputError(`${why}: not read or written`, label);
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from './errors';
 import { linearPattern, type LinePattern } from './pattern';
+import { resolveInWorkspace } from './sources/guard';
 import { fileLines } from './sources/scan';
 import { estimateTokensFromBytes } from './tokens';
 import { readShape, renderShape } from './trim/json-shape';
@@ -151,13 +152,10 @@ export function inspectFile(abs: string, request: Inspection): string {
  * store); anything else is refused, so inspection stays read-only and inside the project.
  */
 export function resolveInspectable(requested: string, allowedRoots: string[], base: string): string {
-  const abs = path.resolve(base, requested);
-  const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
-  const inside = allowedRoots.some((root) => {
-    const r = fs.existsSync(root) ? fs.realpathSync(root) : path.resolve(root);
-    const rel = path.relative(r, real);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
-  if (!inside) throw new InputError('outside the workspace and the offload store: not inspectable', requested);
-  return abs;
+  const [root, ...more] = allowedRoots;
+  // The workspace guard (sources/guard.ts) with the store as an allowed root; secrets are judged by the caller.
+  const d = resolveInWorkspace(requested, { root, allowedRoots: more, base, expect: 'any', mayBeMissing: true, refuseSecrets: false });
+  if (!d.ok && (d.kind === 'outside' || d.kind === 'link-outside')) throw new InputError('outside the workspace and the offload store: not inspectable', requested);
+  if (!d.ok && d.kind !== 'missing') throw new InputError(d.why, requested);
+  return d.ok ? d.abs : path.resolve(base, requested);
 }

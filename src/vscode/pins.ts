@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { isSecretPath } from '../core/redact/files';
 import { estimateTokens, estimateTokensFromBytes } from '../core/estimate';
 import { InputError } from '../core/errors';
+import { resolveInWorkspace } from '../core/sources/guard';
 import { loadPins, PINS_FILE, type Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 
@@ -65,6 +66,12 @@ export class PinStore extends Disposable {
       return;
     }
     const text = JSON.stringify(pins.map(({ id, source, startLine, endLine, text, label }) => ({ id, source, startLine, endLine, text, label })), null, 2) + '\n';
+    // Through the workspace guard: never through a link (`.context` linked elsewhere), into a FIFO or a hard-linked file.
+    const target = resolveInWorkspace(PINS_FILE, { root: this.root, access: 'write', mayBeMissing: true });
+    if (!target.ok) {
+      void vscode.window.showWarningMessage(`Context Control: ${PINS_FILE} not written for the CLI: ${target.why}`);
+      return;
+    }
     try {
       if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
       fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,8 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { assemble } from '../chain/assemble';
-import { workspacePath } from '../disclose';
 import { ContextBudgetExceeded, InputError } from '../errors';
 import { openOffloadStore } from '../offload/store';
 import { withMaxInput } from '../policy';
@@ -10,7 +8,9 @@ import type { Manifest } from '../report/manifest';
 import { admitToolResults } from '../send/results';
 import { inspectOffloaded, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
 import { workspaceSummaries } from '../session/summary-store';
+import { resolveInWorkspace } from '../sources/guard';
 import { displayPath, loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
+import { taskFile } from '../sources/task-file';
 import { counterFor, type Tokenizer } from '../tokens';
 import { contextText } from './context-text';
 
@@ -56,21 +56,19 @@ export function guarded(run: () => ToolAnswer): ToolAnswer {
   }
 }
 
-/** A policy file named by the agent: inside the workspace, or refused. */
+/** A policy file named by the agent: inside the workspace through its links, a regular file and not a secret, or refused. */
 function policyFile(root: string, requested: string | undefined): string | undefined {
   if (requested === undefined) return undefined;
-  const rel = workspacePath(root, requested);
-  if (!rel) throw new InputError(`policy must be a workspace-relative path, got "${requested}"`);
-  return path.join(root, rel);
+  const d = resolveInWorkspace(requested.trim(), { root });
+  if (d.ok) return d.abs;
+  if (d.kind === 'outside' || d.kind === 'empty') throw new InputError(`policy must be a workspace-relative path, got "${requested}"`);
+  throw new InputError(`policy "${requested}" ${d.why}`);
 }
 
-/** The task is literal text, or a workspace file; a path outside the workspace is refused, never read. */
+/** The task is literal text, or a workspace file (loadTask checks it through the workspace guard, never reading a refused one). */
 function taskArg(root: string, task: string): string {
   if (task.trim() === '') throw new InputError('task must not be empty');
-  const abs = path.resolve(root, task.trim());
-  const isFile = task.length < 4096 && fs.existsSync(abs) && fs.statSync(abs).isFile();
-  if (isFile && !workspacePath(root, abs)) throw new InputError(`task names a file outside the workspace: "${task.trim()}"`);
-  return isFile ? abs : task;
+  return typeof taskFile(root, task.trim(), root) === 'object' ? task.trim() : task;
 }
 
 export function assembleContext(root: string, args: AssembleArgs): ToolAnswer {

@@ -7,6 +7,7 @@ import type { Provider } from '../providers/provider';
 import type { Clock } from '../providers/retry';
 import { sendLoop } from '../send/loop';
 import type { SummaryRecord } from '../session/summary-store';
+import { resolveInWorkspace } from '../sources/guard';
 import { loadPolicy, loadSnapshot } from '../sources/snapshot';
 import type { Warning } from '../types';
 import type { CheckCase } from './checks-file';
@@ -45,13 +46,18 @@ export interface CaseOptions {
   file: string;
 }
 
-/** A path that does not exist is fine here (literal task text); one that exists must resolve, links followed, inside the root. */
-function insideWorkspace(root: string, rel: string): boolean {
-  const target = path.resolve(root, rel);
-  if (rel.length >= 4096 || !fs.existsSync(target)) return true;
-  const real = fs.realpathSync(target);
-  const base = fs.realpathSync(root);
-  return real === base || real.startsWith(base + path.sep);
+/**
+ * A case's path through the workspace guard (sources/guard.ts), relative to the workspace: one that does not exist is
+ * fine here (literal task text; a missing policy is reported below); one that exists must resolve, links followed,
+ * inside the workspace, and be a regular file that is not a secret. Undefined when fine, else why not.
+ */
+function caseRefusal(root: string, key: 'policy' | 'task', rel: string): string | undefined {
+  if (rel.length >= 4096 || rel.includes('\n')) return undefined;
+  const d = resolveInWorkspace(rel, { root, mayBeMissing: true });
+  if (d.ok) return undefined;
+  if (d.kind === 'outside' || d.kind === 'link-outside') return `${key} ${rel} is outside the workspace${d.kind === 'link-outside' ? ' (through a symbolic link)' : ''}`;
+  if (key === 'task' && d.kind === 'missing') return undefined;
+  return `${key} ${rel} ${d.why}`;
 }
 
 /** One word with an extension or a slash: meant as a file, not as the task's text. */
@@ -68,7 +74,8 @@ export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseR
   const base: CaseResult = { name: c.name, line: c.line, results: [], skipped: [] };
   // The checks file is workspace content: its paths may not reach outside the workspace (a task file is sent).
   for (const [key, rel] of [['policy', c.policy], ['task', c.task]] as const) {
-    if (rel && !insideWorkspace(options.root, rel)) throw new InputError(`case "${c.name}": ${key} ${rel} is outside the workspace`, options.file, c.line);
+    const refused = rel ? caseRefusal(options.root, key, rel) : undefined;
+    if (refused) throw new InputError(`case "${c.name}": ${refused}`, options.file, c.line);
   }
   const policyFile = c.policy ? path.resolve(options.root, c.policy) : undefined;
   if (policyFile && !fs.existsSync(policyFile)) throw new InputError(`case "${c.name}": policy file not found: ${c.policy} (relative to the workspace)`, options.file, c.line);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { InputError } from '../errors';
 import type { Policy } from '../policy';
+import { resolveInWorkspace } from '../sources/guard';
 import { storeRefusal } from './store';
 
 const DEFAULT_SOURCE = '.context/policy.yaml';
@@ -26,7 +27,10 @@ export function offloadLocation(root: string, policy: Policy): string {
   let existing = abs;
   while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
   if (existing !== abs && !fs.statSync(existing).isDirectory()) refuse(`is below a file (${path.relative(root, existing) || existing}), not a folder: refused`);
-  const real = path.join(realOrSelf(existing), path.relative(existing, abs));
+  // Through the workspace guard (sources/guard.ts): the folder, links resolved, must be in the workspace.
+  const d = resolveInWorkspace(dir, { root, expect: 'any', mayBeMissing: true, refuseSecrets: false });
+  if (!d.ok && (d.kind === 'outside' || d.kind === 'link-outside')) refuse('leads outside the workspace (through a symbolic link or a path): refused');
+  const real = d.ok ? d.real : path.join(realOrSelf(existing), path.relative(existing, abs));
   const rel = path.relative(realRoot, real);
   if (rel === '') refuse('is the workspace folder itself: refused');
   if (rel.startsWith('..') || path.isAbsolute(rel)) refuse('leads outside the workspace (through a symbolic link or a path): refused');

@@ -1,10 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import type { Policy } from '../policy';
 import { redactedFileLines } from '../trim/lines';
-import { isSecretPath } from '../redact/files';
+import { resolveInWorkspace } from '../sources/guard';
 import type { Lines } from '../trim/types';
 
 /** A tool result returned in this step (`--tool-result NAME=FILE`, or the host's tool calls). */
@@ -47,15 +46,18 @@ export function loadToolResults(root: string, specs: ToolResultSpec[], policy: P
   const seen = new Map<string, number>();
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   return specs.map((spec) => {
-    const abs = path.resolve(cwd, spec.file);
-    if (isSecretPath(abs)) throw new InputError(`tool result is a secret file by name (--tool-result ${spec.name}=${spec.file}): refused, never read or sent`, spec.file);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(abs);
-    } catch {
-      throw new InputError(`tool result file not found (--tool-result ${spec.name}=${spec.file})`, spec.file);
+    const arg = `--tool-result ${spec.name}=${spec.file}`;
+    // Through the workspace guard: a file named in the workspace must stay in it through its links; one the caller
+    // names outside the workspace is its own tool output, read as named. Secret files and special files never.
+    const d = resolveInWorkspace(spec.file, { root, base: cwd, outsideAsNamed: true });
+    if (!d.ok) {
+      if (d.kind === 'secret') throw new InputError(`tool result is ${d.why.startsWith('is a link') ? 'a link to a secret file' : 'a secret file by name'} (${arg}): refused, never read or sent`, spec.file);
+      if (d.kind === 'missing') throw new InputError(`tool result file not found (${arg})`, spec.file);
+      if (d.kind === 'folder' || d.kind === 'special') throw new InputError(`tool result is not a file (${arg}): ${d.why}`, spec.file);
+      throw new InputError(`tool result ${d.why} (${arg})`, spec.file);
     }
-    if (!stat.isFile()) throw new InputError(`tool result is not a file (--tool-result ${spec.name}=${spec.file})`, spec.file);
+    const abs = d.abs;
+    const stat = { size: d.size ?? 0 };
     const n = (seen.get(spec.name) ?? 0) + 1;
     seen.set(spec.name, n);
     const rel = path.relative(root, abs);

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import { InputError } from '../errors';
 import { checkInputFile, fsReason } from '../sources/scan';
 import type { Warning } from '../types';
+import * as path from 'node:path';
+import { resolveInWorkspace, type GuardOptions } from '../sources/guard';
 import type { SessionEvent, SessionEventType } from './event';
 import { safeId, SAFE_ID } from '../chain/safe-id';
 import { holdsSecret, redact } from '../redact/apply';
@@ -86,17 +88,28 @@ export function readSessionFile(file: string, label: string): { events: SessionE
 }
 
 /** Append events to a stored session. The store is append-only: replay never rewrites it. */
-export function appendSessionEvents(file: string, events: SessionEvent[]): void {
+export function appendSessionEvents(file: string, events: SessionEvent[], root?: string): void {
   // Never open a FIFO, device or symlink for writing: only a regular file, or a new one, is appended to.
-  const st = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (st && !st.isFile()) throw new InputError('is not a regular file: the session events were not stored', file);
+  writableStoreFile(file, 'the session events were not stored', root);
   const lines = events.map((e) => JSON.stringify({ id: e.id, ts: e.ts, type: e.type, text: e.text, call_id: e.call_id, tool: e.tool }));
   fs.appendFileSync(file, lines.map((l) => l + '\n').join(''));
 }
 
+/**
+ * A store file about to be appended to, through the workspace guard (sources/guard.ts, write access): not a link, a
+ * FIFO, a device or a folder, not a file with other hard links (another name of it may be outside the workspace), and
+ * with `root`, inside the workspace through the folders on its way (`.context` linked elsewhere).
+ */
+export function writableStoreFile(file: string, unused: string, root?: string): void {
+  const d = resolveInWorkspace(file, { root: root ?? path.dirname(file), access: 'write', mayBeMissing: true, refuseSecrets: false });
+  if (d.ok) return;
+  if (d.kind === 'link' || d.kind === 'special' || d.kind === 'folder') throw new InputError(`is not a regular file: ${unused}`, file);
+  throw new InputError(`${d.why.replace(/: refused, not written.*$/, '')}: ${unused}`, file);
+}
+
 /** The session file after the checks every input file gets: a folder is bad input; a FIFO or device is skipped. */
-export function readSessionChecked(abs: string, shown: string, label: string): ReturnType<typeof readSessionFile> {
-  const kind = checkInputFile(abs, { shown, label, what: 'a session file (JSON lines)', unused: 'no session replayed' });
+export function readSessionChecked(abs: string, shown: string, label: string, guard?: GuardOptions): ReturnType<typeof readSessionFile> {
+  const kind = checkInputFile(abs, { shown, label, what: 'a session file (JSON lines)', unused: 'no session replayed' }, guard);
   if (kind !== 'file') return { events: [], warnings: kind === 'absent' ? [] : [kind] };
   try {
     return readSessionFile(abs, label);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { displayPath, SESSION_FILE } from '../sources/snapshot';
 import type { SessionEvent } from './event';
-import { appendSessionEvents } from './file';
+import { appendSessionEvents, writableStoreFile } from './file';
 import type { SessionStoreRef } from './report';
 import { appendSummaryRecord, summaryStorePath, type SummaryRecord } from './summary-store';
 
@@ -38,10 +38,12 @@ export function workspaceStore(root: string, sessionFile?: string): SessionStore
     ref: () => ({ kind, path: displayPath(root, file) }),
     snapshotFile: () => sessionFile,
     append: (events) => {
+      // The workspace's own file stays in the workspace (`.context` linked elsewhere is refused); a named one is the caller's.
+      writableStoreFile(file, 'the session events were not stored', sessionFile ? undefined : root);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       appendSessionEvents(file, events);
     },
-    appendSummary: (record) => appendSummaryRecord(summaryStorePath(file), record),
+    appendSummary: (record) => appendSummaryRecord(summaryStorePath(file), record, sessionFile ? undefined : root),
   };
 }
 

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../errors';
+import { writableStoreFile } from './file';
+import { resolveInWorkspace } from '../sources/guard';
 import type { SessionEvent, Warning } from '../types';
 import { checkSchema, type SessionSummary } from './schema';
 
@@ -145,13 +147,16 @@ export function readSummaryStore(file: string, label: string): { records: Summar
 export function workspaceSummaries(root: string, sessionFile?: string): { records: SummaryRecord[]; warnings: Warning[] } {
   const store = summaryStorePath(sessionFile ? path.resolve(sessionFile) : path.join(root, '.context', 'session.jsonl'));
   const rel = path.relative(root, store);
-  return readSummaryStore(store, rel.startsWith('..') || path.isAbsolute(rel) ? store : rel.split(path.sep).join('/'));
+  const label = rel.startsWith('..') || path.isAbsolute(rel) ? store : rel.split(path.sep).join('/');
+  // Through the workspace guard: the workspace's own store (`.context` linked elsewhere) may not lead outside it.
+  const d = resolveInWorkspace(store, { root, outsideAsNamed: Boolean(sessionFile), expect: 'any', mayBeMissing: true, refuseSecrets: false });
+  if (!d.ok && d.kind !== 'special') throw new InputError(d.why, label);
+  return readSummaryStore(store, label);
 }
 
-export function appendSummaryRecord(file: string, record: SummaryRecord): void {
+export function appendSummaryRecord(file: string, record: SummaryRecord, root?: string): void {
   // Never open a FIFO or device for writing (it would block): only a regular file, or a new one, is appended to.
-  const st = statOrNone(() => fs.lstatSync(file, { throwIfNoEntry: false }));
-  if (st && !st.isFile()) throw new InputError('is not a regular file: the summary was not stored', file);
+  writableStoreFile(file, 'the summary was not stored', root);
   fs.appendFileSync(file, JSON.stringify(record) + '\n');
 }
 

@@ -4,6 +4,7 @@ import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } f
 import { InputError } from '../errors';
 import type { Warning } from '../types';
 import { checkInputFile, fsReason } from './scan';
+import { resolveInWorkspace } from './guard';
 
 /**
  * The user's overrides for one workspace, shared by the editor and `ctxctl` through `.context/overrides.json`:
@@ -25,7 +26,7 @@ export function emptyOverrides(): Overrides {
 }
 
 /** Parse and validate the file's text. Bad input is one InputError with the file, line and column. */
-export function parseOverrides(text: string, file = OVERRIDES_FILE): Overrides {
+export function parseOverrides(text: string, file = OVERRIDES_FILE, check?: (p: string) => string | undefined): Overrides {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   const fail = (message: string, offset: number) => {
@@ -45,7 +46,7 @@ export function parseOverrides(text: string, file = OVERRIDES_FILE): Overrides {
     if (!node) return [];
     if (node.type !== 'array') throw fail(`"${key}" must be a list of workspace-relative paths`, node.offset);
     return (node.children ?? []).map((entry, i) => {
-      const problem = entry.type === 'string' ? pathProblem(entry.value as string) : `expected a path (a string), got ${text.slice(entry.offset, entry.offset + entry.length)}`;
+      const problem = entry.type === 'string' ? (pathProblem(entry.value as string) ?? check?.(normalizePath(entry.value as string))) : `expected a path (a string), got ${text.slice(entry.offset, entry.offset + entry.length)}`;
       if (problem) throw fail(`"${key}" entry ${i + 1}: ${problem}`, entry.offset);
       return normalizePath(entry.value as string);
     });
@@ -73,7 +74,7 @@ export function normalizePath(p: string): string {
 /** Read `.context/overrides.json`: none when absent; a FIFO or device is skipped (warned), never opened. */
 export function readOverridesFile(root: string): { overrides: Overrides; warnings: Warning[] } {
   const file = path.join(root, OVERRIDES_FILE);
-  const kind = checkInputFile(file, { shown: OVERRIDES_FILE, label: OVERRIDES_FILE, what: 'an overrides file (JSON)', unused: 'no overrides read' });
+  const kind = checkInputFile(file, { shown: OVERRIDES_FILE, label: OVERRIDES_FILE, what: 'an overrides file (JSON)', unused: 'no overrides read' }, { root });
   if (kind !== 'file') return { overrides: emptyOverrides(), warnings: kind === 'absent' ? [] : [kind] };
   let text: string;
   try {
@@ -81,12 +82,24 @@ export function readOverridesFile(root: string): { overrides: Overrides; warning
   } catch (e) {
     throw new InputError(`cannot read overrides file: ${fsReason(e)}`, OVERRIDES_FILE);
   }
-  return { overrides: parseOverrides(text.replace(/^\uFEFF/, '')), warnings: [] };
+  return { overrides: parseOverrides(text.replace(/^\uFEFF/, ''), OVERRIDES_FILE, (p) => entryProblem(root, p)), warnings: [] };
+}
+
+/**
+ * An entry that exists must be what it says through the workspace guard (sources/guard.ts): not a link leading
+ * outside, not a secret file, not a FIFO or device. One that does not exist (yet) is kept: it names nothing.
+ */
+function entryProblem(root: string, p: string): string | undefined {
+  const d = resolveInWorkspace(p.replace(/\/+$/, '') || '.', { root, expect: 'any', mayBeMissing: true });
+  return d.ok ? undefined : `"${p}" ${d.why}`;
 }
 
 /** Write the overrides; with nothing left in them the file is removed, never left holding empty lists. */
 export function writeOverridesFile(root: string, overrides: Overrides): void {
   const file = path.join(root, OVERRIDES_FILE);
+  // Through the workspace guard: not through a link (`.context` linked elsewhere), a FIFO or a hard-linked file.
+  const d = resolveInWorkspace(OVERRIDES_FILE, { root, access: 'write', mayBeMissing: true });
+  if (!d.ok) throw new InputError(d.why, OVERRIDES_FILE);
   if (overrides.include.length === 0 && overrides.exclude.length === 0) {
     fs.rmSync(file, { force: true });
     return;

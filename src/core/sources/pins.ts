@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../errors';
 import type { Warning } from '../types';
-import { checkInputFile, fsReason, specialKind } from './scan';
-import { isSecretPath } from '../redact/files';
+import { checkInputFile, fsReason } from './scan';
+import { resolveInWorkspace } from './guard';
 
 /** One pinned block as `.context/pins.json` stores it (the editor mirrors its pins there; ctxctl reads them). */
 export interface StoredPin {
@@ -26,7 +26,7 @@ export const PINS_FILE = '.context/pins.json';
  */
 export function readPinsFile(root: string): { pins: StoredPin[]; warnings: Warning[] } {
   const file = path.join(root, PINS_FILE);
-  const kind = checkInputFile(file, { shown: PINS_FILE, label: PINS_FILE, what: 'a pins file (a JSON list)', unused: 'no pins read' });
+  const kind = checkInputFile(file, { shown: PINS_FILE, label: PINS_FILE, what: 'a pins file (a JSON list)', unused: 'no pins read' }, { root });
   if (kind !== 'file') return { pins: [], warnings: kind === 'absent' ? [] : [kind] };
   let raw: unknown;
   try {
@@ -78,21 +78,25 @@ export function resolvePinFiles(root: string, pins: StoredPin[]): StoredPin[] {
   });
 }
 
+/** Why a pinned file is not read, through the workspace guard (sources/guard.ts), in the words the pin warning uses. */
 function pinRefusal(root: string, source: string): string | undefined {
-  const rel = source.replace(/\\/g, '/');
-  if (path.isAbsolute(rel) || rel.split('/').includes('..')) return 'outside the workspace';
-  if (isSecretPath(rel)) return 'a secret file (by name) is never sent';
-  const abs = path.join(root, rel);
-  let real: string;
-  try {
-    real = fs.realpathSync(abs);
-  } catch {
-    return 'the file was moved or deleted';
+  const d = resolveInWorkspace(source.replace(/\\/g, '/'), { root });
+  if (d.ok) return undefined;
+  switch (d.kind) {
+    case 'outside':
+    case 'empty':
+      return 'outside the workspace';
+    case 'link-outside':
+      return 'a symbolic link leading outside the workspace';
+    case 'secret':
+      return 'a secret file (by name) is never sent';
+    case 'missing':
+      return 'the file was moved or deleted';
+    case 'special':
+      return d.why;
+    case 'folder':
+      return 'not a regular file: never opened';
+    default:
+      return d.why;
   }
-  const inside = path.relative(fs.realpathSync(root), real);
-  if (inside.startsWith('..') || path.isAbsolute(inside)) return 'a symbolic link leading outside the workspace';
-  if (isSecretPath(inside.split(path.sep).join('/'))) return 'a secret file (by name) is never sent';
-  const st = fs.statSync(real);
-  if (!st.isFile()) return `${specialKind(st) ?? 'not a regular file'}: never opened`;
-  return undefined;
 }

@@ -4,6 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import { isSecretPath } from '../redact/files';
+import { resolveInWorkspace, type GuardOptions } from './guard';
 import type { Warning } from '../types';
 
 /** One file the scan found, with what it knows without reading it whole. */
@@ -47,9 +48,14 @@ export function specialKind(st: fs.Stats): string | undefined {
 /**
  * An input file of the workspace (pins, overrides, the session) before it is read: absent, a file to read, or a
  * FIFO or device that is never opened (reading it would block), skipped with the warning returned. A folder is bad
- * input, named as `shown`.
+ * input, named as `shown`; so is a file that leads outside the workspace (through a link, `.context` itself a link)
+ * or to a secret file: with `guard`, the path goes through the workspace guard (sources/guard.ts) first.
  */
-export function checkInputFile(abs: string, at: { shown: string; label: string; what: string; unused: string }): 'absent' | 'file' | Warning {
+export function checkInputFile(abs: string, at: { shown: string; label: string; what: string; unused: string }, guard?: GuardOptions): 'absent' | 'file' | Warning {
+  if (guard) {
+    const d = resolveInWorkspace(abs, { ...guard, expect: 'any', mayBeMissing: true });
+    if (!d.ok && d.kind !== 'special' && d.kind !== 'missing') throw new InputError(d.why, at.shown);
+  }
   let st: fs.Stats;
   try {
     st = fs.statSync(abs);
@@ -116,10 +122,15 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       try {
         if (entry.isSymbolicLink()) {
           target = fs.realpathSync(abs);
-          const inside = path.relative(realRoot, target);
-          if (inside.startsWith('..') || path.isAbsolute(inside)) {
+          // Through the workspace guard: a link leading outside is not followed, nor one to a secret file (`notes.md → .env`).
+          const d = resolveInWorkspace(relPath, { root, expect: 'any' });
+          if (!d.ok && (d.kind === 'link-outside' || d.kind === 'outside')) {
             // (.gitignore was reported when its folder's rules were read)
             if (!excluded(relPath) && entry.name !== '.gitignore') warnings.push({ source: relPath, message: 'symbolic link leads outside the workspace: not followed' });
+            continue;
+          }
+          if (!d.ok && d.kind === 'secret') {
+            if (!excluded(relPath)) warnings.push({ source: relPath, message: `${d.why.replace(/: refused, never read$/, '')}: never read or sent` });
             continue;
           }
         }

@@ -8,7 +8,8 @@ import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { cachedDocument } from './document-cache';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
-import { fsReason, insideRoot, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
+import { fsReason, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
+import { resolveInWorkspace } from './guard';
 import { offloadLocation } from '../offload/location';
 import { loadToolResults, type ToolResult, type ToolResultSpec } from '../offload/results';
 import { redactedFileLines } from '../trim/lines';
@@ -98,27 +99,29 @@ export { PINS_FILE };
  * workspace it is skipped (the default policy applies and `policyFileWarnings` reports it).
  */
 export function loadPolicy(root: string, policyFile?: string): Policy {
-  const file = policyFile ? path.resolve(policyFile) : path.join(root, POLICY_FILE);
   const shown = policyFile ?? POLICY_FILE;
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    if (policyFile) throw new InputError('policy file not found', policyFile);
-    return defaultPolicy();
-  }
-  if (st.isDirectory()) throw new InputError('is a folder, not a policy file (YAML)', shown);
-  if (!st.isFile()) {
-    if (policyFile) throw new InputError(`is ${specialKind(st) ?? 'not a regular file'}, not a policy file: never opened`, shown);
-    return defaultPolicy();
+  // Through the workspace guard: `.context/policy.yaml` (or `.context` itself) linked out of the workspace, or a link
+  // to a secret file, is refused; a policy the caller names outside the workspace (`--policy`) is read as named.
+  const d = resolveInWorkspace(policyFile ?? POLICY_FILE, { root, base: policyFile ? process.cwd() : root, outsideAsNamed: Boolean(policyFile) });
+  if (!d.ok) {
+    if (d.kind === 'missing') {
+      if (policyFile) throw new InputError('policy file not found', policyFile);
+      return defaultPolicy();
+    }
+    if (d.kind === 'folder') throw new InputError('is a folder, not a policy file (YAML)', shown);
+    if (d.kind === 'special') {
+      if (policyFile) throw new InputError(`${d.why.replace(/: never opened$/, '')}, not a policy file: never opened`, shown);
+      return defaultPolicy();
+    }
+    throw new InputError(d.why, shown);
   }
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(d.abs, 'utf8');
   } catch (e) {
     throw new InputError(`cannot read policy file: ${fsReason(e)}`, shown);
   }
-  return parsePolicy(text, displayPath(root, file));
+  return parsePolicy(text, displayPath(root, d.abs));
 }
 
 /** The warning for a workspace policy file that is a FIFO or device (skipped, never opened), if it is one. */
@@ -152,7 +155,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   // Logs and tool output stream: size is no reason to skip one.
   const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable: (p) => toolGlob(p) || formatOf.some((f) => f.test(p)) });
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
-  const missing = task.source === 'task' ? taskLooksLikeMissingFile(task.text) : undefined;
+  const missing = task.source === 'task' && !task.warnings?.length ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
   task.signals = analyzeTask(withoutSecrets(task.text));
   if (options.editor) {
@@ -168,6 +171,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   task.files = [...new Set([...task.files, ...resolveMentions(task.signals.paths, paths), ...resolveIdentifiers(task.signals.identifiers, paths)])];
   const reader = options.changes === false ? undefined : (options.changes ?? gitReader(root));
   const changes = reader ? { workingTree: reader.workingTree(), commits: reader.recentCommits(policy.relevance.recent_commits) } : undefined;
+  warnings.push(...(reader?.warnings ?? []));
   const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? []), ...(task.editor?.activeFile ? [task.editor.activeFile] : [])]);
   const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
   const adr = adrDirectories(policy.sources.adr_dirs, { adrDir: readConfig(root, '.adr-dir'), log4brains: readConfig(root, '.log4brains.yml') });
@@ -250,7 +254,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   }
   const sessionAbs = options.sessionFile ? path.resolve(options.sessionFile) : path.join(root, SESSION_FILE);
   if (options.sessionFile && !fs.existsSync(sessionAbs)) throw new InputError('session file not found', options.sessionFile);
-  const session = readSessionChecked(sessionAbs, options.sessionFile ?? sessionRel, sessionRel);
+  const session = readSessionChecked(sessionAbs, options.sessionFile ?? sessionRel, sessionRel, { root, outsideAsNamed: Boolean(options.sessionFile) });
   snapshot.session = session.events;
   snapshot.sessionSource = session.events.length > 0 ? sessionRel : undefined;
   warnings.push(...session.warnings);
@@ -265,10 +269,10 @@ function sameText(a: string, b: string): boolean {
 
 /** A small configuration file at the workspace root (`.adr-dir`, `.log4brains.yml`), if there is one. */
 function readConfig(root: string, name: string): string | undefined {
-  const file = path.join(root, name);
+  const d = resolveInWorkspace(name, { root }); // a link leading out of the workspace, a FIFO or a folder is not read
+  if (!d.ok || (d.size ?? 0) >= 64 * 1024) return undefined;
   try {
-    if (!insideRoot(fs.realpathSync(root), file)) return undefined; // a link leading out of the workspace is not read
-    return fs.statSync(file).isFile() && fs.statSync(file).size < 64 * 1024 ? fs.readFileSync(file, 'utf8') : undefined;
+    return fs.readFileSync(d.abs, 'utf8');
   } catch {
     return undefined;
   }

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Warning } from '../types';
+import { gitLocation } from './git-dir';
 
 /** A change recorded in git: one file of one recent commit, with its hunks. */
 export interface CommitChange {
@@ -25,6 +27,8 @@ export interface ChangeReader {
   workingTree(): string[];
   /** The files changed by the last `count` commits, newest first, with their hunks. */
   recentCommits(count: number): CommitChange[];
+  /** Why git was not read (a `.git` that leads outside the workspace), for the manifest. */
+  warnings?: Warning[];
 }
 
 export const NO_GIT: ChangeReader = { workingTree: () => [], recentCommits: () => [] };
@@ -33,10 +37,19 @@ export const NO_GIT: ChangeReader = { workingTree: () => [], recentCommits: () =
  * Read-only git on an untrusted workspace: no hooks, no fsmonitor, no external diff or textconv, no system config, no
  * prompt; execFile, never a shell. Any failure (not a repository, no commits, git missing) reads as "no changes".
  */
-export function gitReader(root: string, run: (args: string[]) => string = safeGit(root)): ChangeReader {
+export function gitReader(root: string, given?: (args: string[]) => string): ChangeReader {
+  let run = given;
+  if (!run) {
+    // Only the workspace's own repository, at its top, checked through the workspace guard (git-dir.ts).
+    const where = gitLocation(root);
+    if ('none' in where) return NO_GIT;
+    if ('refused' in where) return { ...NO_GIT, warnings: [{ source: '.git', message: where.refused }] };
+    run = safeGit(root, where.gitDir);
+  }
+  const git = run;
   const attempt = (args: string[]): string | undefined => {
     try {
-      return run(args);
+      return git(args);
     } catch {
       return undefined;
     }
@@ -66,15 +79,21 @@ export function gitReader(root: string, run: (args: string[]) => string = safeGi
   };
 }
 
-export function safeGit(root: string): (args: string[]) => string {
+export function safeGit(root: string, gitDir?: string): (args: string[]) => string {
+  const where = gitDir ? [`--git-dir=${gitDir}`, `--work-tree=${root}`] : [];
   return (args) =>
-    execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-C', root, ...args], {
+    execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-C', root, ...where, ...args], {
       encoding: 'utf8',
       maxBuffer: 8 * 1024 * 1024,
       timeout: 10_000,
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat' },
+      env: { ...gitFreeEnv(process.env), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(root)) },
     });
+}
+
+/** The environment without any GIT_* variable (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_CONFIG_*…): git reads the repository found here, nothing else. */
+export function gitFreeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^GIT_/i.test(k)));
 }
 
 /** A commit that touches more files than this (an import, a reformat, a rename sweep) says nothing about one task. */

@@ -81,8 +81,8 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
 
   const readDoc: vscode.LanguageModelTool<ReadInput> = {
     prepareInvocation: async ({ input }) => {
-      const { rel, size } = await deps.service.worker.call('workspaceFile', { root: root(), path: String(input.path ?? '') });
-      if (!rel) return { invocationMessage: `Refusing to read ${input.path}: outside the workspace` };
+      const { rel, size, refused } = await deps.service.worker.call('workspaceFile', { root: root(), path: String(input.path ?? '') });
+      if (!rel) return { invocationMessage: `Refusing to read ${input.path}: ${refused ?? 'outside the workspace'}` };
       return { invocationMessage: `Reading ${rel}${input.heading ? ` § ${input.heading}` : ''}${size !== undefined ? ` (~${num(Math.ceil(size / BYTES_PER_TOKEN))} tokens)` : ''}` };
     },
     invoke: guard<ReadInput>(async (input, options, token) => {

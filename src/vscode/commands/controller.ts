@@ -1,7 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { num } from '../../core/report/trace';
+import { resolveInWorkspace } from '../../core/sources/guard';
 import type { AssemblyService } from '../assembly';
 import { Disposable } from '../disposable';
 import type { HostMessage } from '../protocol';
@@ -144,16 +144,18 @@ export class HostController extends Disposable implements PanelController {
   async openSource(source: string, line?: number): Promise<void> {
     const root = this.root;
     if (!root) return;
-    const file = path.resolve(root, source.replace(/#.*$/, ''));
-    const inside = (dir: string) => file === dir || file.startsWith(dir + path.sep);
-    if (!inside(path.resolve(root)) && !inside(path.resolve(this.service.host.storageDir))) {
+    // Through the workspace guard (core/sources/guard.ts), the extension's storage allowed: a link leading outside
+    // the workspace, a FIFO (it would block) or a folder is not opened. Secret files may be opened: nothing is sent.
+    const d = resolveInWorkspace(source.replace(/#.*$/, ''), { root, allowedRoots: [this.service.host.storageDir], refuseSecrets: false });
+    if (!d.ok && (d.kind === 'outside' || d.kind === 'link-outside')) {
       void vscode.window.showWarningMessage(`Context Control: "${source}" is outside the workspace; not opened.`);
       return;
     }
-    if (!fs.existsSync(file)) {
-      void vscode.window.showInformationMessage(`Context Control: "${source}" is not a workspace file.`);
+    if (!d.ok) {
+      void vscode.window.showInformationMessage(d.kind === 'missing' ? `Context Control: "${source}" is not a workspace file.` : `Context Control: "${source}" ${d.why}; not opened.`);
       return;
     }
+    const file = d.abs;
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });

@@ -27,7 +27,7 @@ export interface Ops {
   inspectOffloaded: { args: { snapshot: WorkerSnapshot; path: string; op: string; pattern?: string; lines?: number } & CountWith; result: { text: string } };
   count: { args: { text: string } & CountWith; result: number };
   /** read_document's announcement: the workspace path it would read (undefined: outside) and its size in bytes. */
-  workspaceFile: { args: { root: string; path: string }; result: { rel?: string; size?: number } };
+  workspaceFile: { args: { root: string; path: string }; result: { rel?: string; size?: number; refused?: string } };
   /** /compact: how the chat's older turns would fold. */
   compactPreview: { args: { snapshot: WorkerSnapshot; patch: ChatPatch } & CountWith; result: CompactionPreview | undefined };
   /** Compare Policies without sending (the send worker compares when the variants are sent). */

@@ -3,14 +3,14 @@ import * as path from 'node:path';
 import { assemble } from '../../core/chain/assemble';
 import { collect } from '../../core/chain/collect';
 import { casePassed, runCase } from '../../core/compare/check-run';
-import { readDocument, workspacePath } from '../../core/disclose';
+import { readDocument } from '../../core/disclose';
 import { ContextBudgetExceeded } from '../../core/errors';
 import { withMaxInput } from '../../core/policy';
 import { inspectOffloaded, searchWorkspace } from '../../core/send/tools';
 import { previewCompaction } from '../../core/session/compaction';
 import { constraintsFrom } from '../../core/session/constraints';
 import { workspaceSummaries } from '../../core/session/summary-store';
-import { diskReader } from '../../core/sources/reader';
+import { resolveInWorkspace } from '../../core/sources/guard';
 import type { Snapshot } from '../../core/sources/snapshot';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import { runCompare } from './compare-run';
@@ -45,8 +45,10 @@ export const handlers: Handlers = {
   },
   count: (a) => tokenizerOf(a).count(a.text),
   workspaceFile: (a) => {
-    const rel = workspacePath(a.root, a.path.replace(/#.*$/, ''));
-    return { rel, size: rel === undefined ? undefined : diskReader(a.root).stat(rel)?.size };
+    // Through the workspace guard (core/sources/guard.ts): a link leading outside, a secret, a FIFO: not even its size.
+    const d = resolveInWorkspace(a.path.replace(/#.*$/, '').trim(), { root: a.root, mayBeMissing: true });
+    if (!d.ok) return { refused: d.kind === 'outside' || d.kind === 'link-outside' || d.kind === 'empty' ? 'outside the workspace' : d.why };
+    return { rel: d.rel, size: d.size };
   },
   compactPreview: (a) => {
     const snapshot = load(a.snapshot, a.patch);
