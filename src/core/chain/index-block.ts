@@ -1,5 +1,6 @@
 import type { Policy } from '../policy';
 import type { Block } from '../types';
+import { statusLabel } from '../sources/adr';
 import { makeBlock } from './collect';
 import { renderIndex, type IndexEntry } from './render';
 
@@ -21,7 +22,7 @@ export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>)
     summary: d.meta.summary,
     tags: d.meta.tags,
     estimatedTokens: d.tokens,
-    ...(d.kind === 'decision' ? { status: NOT_IN_FORCE.includes(d.meta.status ?? '') ? `${d.meta.status} (not in force)` : (d.meta.status ?? 'accepted') } : {}),
+    ...(d.kind === 'decision' ? { status: NOT_IN_FORCE.includes(d.meta.status ?? '') ? `${d.meta.status} (not in force)` : statusLabel(d.meta.status) } : {}),
     ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : NOT_IN_FORCE.includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
   }));
   const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries), { listed: entries.map((e) => e.path) });
