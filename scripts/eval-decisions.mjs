@@ -21,6 +21,12 @@ const require = createRequire(import.meta.url);
 const { assemble } = require(path.join(root, 'out/src/core/chain/assemble.js'));
 const { loadSnapshot } = require(path.join(root, 'out/src/core/sources/snapshot.js'));
 const { diskReader } = require(path.join(root, 'out/src/core/sources/reader.js'));
+let checkRelevanceReason;
+try {
+  ({ checkRelevanceReason } = require(path.join(root, 'out/src/core/relevance/reasons.js')));
+} catch {
+  checkRelevanceReason = undefined; // an older build without the reason checker: the column says so
+}
 
 const args = process.argv.slice(2);
 const flag = (name) => {
@@ -186,10 +192,28 @@ function runTask(dir, repo, t) {
     const loaded = m.selected.some((d) => d.source === source);
     named = loaded ? 'loaded as current' : mention >= 0 && RETIRED_WORDS.test(sent.slice(Math.max(0, mention - 400), mention + 800)) ? 'named with status' : 'not named';
   }
-  return { governing, rank, asCurrent, named, selected: m.selected.filter((d) => d.kind === 'decision' || d.kind === 'document').map((d) => `${d.source} — ${d.reason}`) };
+  // Every reason about a document or decision, checked against the file: "mentions X", "applicable decision (accepted)".
+  const reasons = { checked: 0, wrong: [] };
+  if (checkRelevanceReason) {
+    for (const d of [...m.selected, ...m.indexed, ...m.rejected]) {
+      if (d.kind !== 'decision' && d.kind !== 'document') continue;
+      let text;
+      try {
+        text = fs.readFileSync(path.join(dir, d.source), 'utf8');
+      } catch {
+        continue;
+      }
+      const r = checkRelevanceReason(d.reason, text);
+      reasons.checked += r.checked;
+      reasons.wrong.push(...r.wrong.map((w) => `${d.source}: ${w}`));
+    }
+  }
+  return { governing, rank, asCurrent, named, reasons, selected: m.selected.filter((d) => d.kind === 'decision' || d.kind === 'document').map((d) => `${d.source} — ${d.reason}`) };
 }
 
-const rows = [['repository', 'task', 'governing decision', 'rank', 'retired sent as current', 'retired asked about']];
+const rows = [['repository', 'task', 'governing decision', 'rank', 'retired sent as current', 'retired asked about', 'reasons true']];
+let reasonsChecked = 0;
+const reasonsWrong = [];
 let tasks = 0;
 let good = 0;
 let skipped = 0;
@@ -217,7 +241,9 @@ for (const repo of REPOS) {
       namedTotal++;
       if (r.named === 'named with status') namedGood++;
     }
-    rows.push([repo.name, t.task, t.governing ? `${r.governing} (${t.governing})` : 'none in force', r.rank, r.asCurrent.length ? r.asCurrent.join(', ') : 'none', t.asksAbout ? `${r.named} (${t.asksAbout})` : '—']);
+    reasonsChecked += r.reasons.checked;
+    reasonsWrong.push(...r.reasons.wrong.map((w) => `${t.task} → ${w}`));
+    rows.push([repo.name, t.task, t.governing ? `${r.governing} (${t.governing})` : 'none in force', r.rank, r.asCurrent.length ? r.asCurrent.join(', ') : 'none', t.asksAbout ? `${r.named} (${t.asksAbout})` : '—', checkRelevanceReason ? `${r.reasons.checked - r.reasons.wrong.length} / ${r.reasons.checked}` : 'n/a']);
     if (verbose) for (const s of r.selected) console.log(`    ${t.task} → ${s}`);
   }
   fs.rmSync(ws.dir, { recursive: true, force: true });
@@ -225,4 +251,5 @@ for (const repo of REPOS) {
 console.log('');
 const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
 for (const row of rows) console.log(`| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
-console.log(`\ndecisions: governing decision selected in ${good} of ${tasks} tasks; retired records sent as current: ${asCurrentTotal}; retired decisions asked about named with their status: ${namedGood} of ${namedTotal}${skipped ? `; ${skipped} tasks skipped (records not available)` : ''}`);
+if (reasonsWrong.length > 0) console.log(`\nuntrue reasons:\n  ${reasonsWrong.slice(0, verbose ? undefined : 15).join('\n  ')}${!verbose && reasonsWrong.length > 15 ? `\n  … and ${reasonsWrong.length - 15} more (--verbose)` : ''}`);
+console.log(`\ndecisions: governing decision selected in ${good} of ${tasks} tasks; retired records sent as current: ${asCurrentTotal}; retired decisions asked about named with their status: ${namedGood} of ${namedTotal}; reasons true: ${checkRelevanceReason ? `${reasonsChecked - reasonsWrong.length} of ${reasonsChecked}` : 'not checked'}${skipped ? `; ${skipped} tasks skipped (records not available)` : ''}`);

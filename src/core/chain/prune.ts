@@ -83,7 +83,7 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
     // Thresholds are shares of the best match; they cannot hide a file that meets the absolute floor, nor the
     // best-ranked decision in force: those are at least indexed.
     const floor = !!rel && (rel.floor === true || rel.topDecision === true);
-    const floorWhy = rel?.topDecision ? 'the best-ranked decision' : 'mentions half of the task\'s words';
+    const floorWhy = rel?.topDecision ? 'the best-ranked decision' : 'its text has half of the task\'s words';
     if (block.kind === 'decision' && NOT_IN_FORCE.has(status)) {
       if (score >= settings.index_threshold / 100 || rel?.named || rel?.floor) {
         disclosed.push(withRelevance(block));

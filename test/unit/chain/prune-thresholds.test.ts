@@ -25,7 +25,7 @@ describe('prune: thresholds that cannot hide the best match (issue 25)', () => {
     assert.deepEqual(out.value.kept.map((b) => b.source), ['docs/licence-notes.md']);
     assert.deepEqual(out.value.indexed!.map((d) => [d.source, d.reason.replace(/ \(.*$/, '')]), [
       ['docs/adr/0008-add-status-field.md', 'below the index threshold 12% but the best-ranked decision: in the index'],
-      ['docs/guide.md', "below the index threshold 12% but mentions half of the task's words: in the index"],
+      ['docs/guide.md', "below the index threshold 12% but its text has half of the task's words: in the index"],
     ]);
     assert.deepEqual(out.decisions.rejected!.map((d) => d.source), ['docs/other.md']);
   });

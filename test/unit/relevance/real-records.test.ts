@@ -91,5 +91,4 @@ describe('real decision records (issue 25)', () => {
     assert.ok(o.selected.has('docs/adr/20201016-use-the-adr-slug-as-its-unique-id.md'));
     assert.equal(o.selected.has('docs/adr/20200926-use-the-adr-number-as-its-unique-id.md'), false);
   });
-
 });
