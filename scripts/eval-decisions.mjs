@@ -4,7 +4,9 @@
 // assemble, what `ctxctl preview --no-git` runs) and the script prints, per repository and task: whether the
 // governing decision is selected (loaded), indexed or rejected, its rank, and any retired record (superseded,
 // deprecated, rejected, on hold: listed below from reading the records, not from our parser) sent as current, i.e.
-// loaded, or listed in the index without its retired status.
+// loaded, or listed in the index without its retired status; whether a retired decision the task asks about is
+// named in the request with its status; and how many of the manifest's reasons about these files are true of them
+// (relevance/reasons.ts: "mentions X" by the index's tokenisation, "applicable decision (accepted)").
 //
 // Sources: a fetched bare git copy under --mirrors DIR (default /work/.mirror, `owner+name/repo`) when there is one,
 // else the small extract committed under test/fixtures/repos/real-<name>/ (licence permitting). Tasks whose

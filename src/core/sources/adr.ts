@@ -109,7 +109,7 @@ export function parseDecision(path: string, data: Record<string, unknown>, body:
   lines.forEach((raw) => {
     if (/^\s{0,3}(```|~~~)/.test(raw)) fence = !fence;
     if (fence) return;
-    const line = cleanLine(raw);
+    const line = cleanLine(raw).replace(/^[^\p{L}\p{N}[]+/u, '');
     const by = SUPERSEDED_BY.exec(line);
     const of = SUPERSEDES.exec(line);
     if (by) supersededBy.push(...refsFrom(by[1]));

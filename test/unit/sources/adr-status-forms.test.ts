@@ -21,6 +21,8 @@ describe('decision statuses in every common form (issue 25)', () => {
     assert.deepEqual(parseStatus('Superseded [0019]'), { status: 'superseded', refs: [{ text: '0019' }], supersedes: [] });
     assert.deepEqual(parseStatus('Superseded by [ADR-7][adr7]'), { status: 'superseded', refs: [{ text: 'ADR-7' }], supersedes: [] });
     assert.deepEqual(parseStatus('Replaced by ADR-9').status, 'superseded');
+    // A successor line of its own, after an emoji, anywhere in the record.
+    assert.equal(line(meta('# T\n\n## Status\n\n✅ Accepted\n\n⌛️ Superseded by [ADR-0019](0019-x.md)\n')), 'superseded by=ADR-0019 of=');
   });
 
   it('table rows: `| Status | Superseded by ADR-3 |`, `| **Status** | Accepted |`; an index table of other records is not a status', () => {
