@@ -1,5 +1,6 @@
 import type { Policy } from '../policy';
 import type { Block } from '../types';
+import { statusLabel } from '../sources/adr';
 import { makeBlock } from './collect';
 import { renderIndex, type IndexEntry } from './render';
 
@@ -7,6 +8,15 @@ import { renderIndex, type IndexEntry } from './render';
 export const INDEXABLE = new Set<Block['kind']>(['document', 'decision', 'source_code']);
 
 const NOT_IN_FORCE = ['proposed', 'draft'];
+const RETIRED = ['superseded', 'deprecated', 'rejected', 'on hold'];
+
+/** A decision's status as the index says it: `accepted`, `status unknown`, `proposed (not in force)`, `superseded by ADR-0019 (not in force)`. */
+function indexStatus(d: Block): string {
+  const status = d.meta.status;
+  if (status && RETIRED.includes(status)) return `${status}${d.meta.supersededBy ? ` by ${d.meta.supersededBy}` : ''} (not in force)`;
+  if (status && NOT_IN_FORCE.includes(status)) return `${status} (not in force)`;
+  return statusLabel(status);
+}
 
 /**
  * The `<available-documents>` block listing `docs` (sorted by path); `overflow` are the ones fill left out for room.
@@ -21,8 +31,8 @@ export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>)
     summary: d.meta.summary,
     tags: d.meta.tags,
     estimatedTokens: d.tokens,
-    ...(d.kind === 'decision' ? { status: NOT_IN_FORCE.includes(d.meta.status ?? '') ? `${d.meta.status} (not in force)` : (d.meta.status ?? 'accepted') } : {}),
-    ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : NOT_IN_FORCE.includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
+    ...(d.kind === 'decision' ? { status: indexStatus(d) } : {}),
+    ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : [...NOT_IN_FORCE, ...RETIRED].includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
   }));
   const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries), { listed: entries.map((e) => e.path) });
   block.priority = -1;

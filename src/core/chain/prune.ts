@@ -1,5 +1,6 @@
 import { componentsOf, type PackageDir, type TaskComponent } from '../relevance/components';
 import { describe, type Relevance, type RelevanceSettings } from '../relevance/rank';
+import { UNKNOWN_STATUS } from '../sources/adr';
 import type { Block, Decision, StageResult, Warning } from '../types';
 
 export interface Pruned {
@@ -48,19 +49,21 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
       kept.push(block);
       continue;
     }
-    const status = block.meta.status ?? 'accepted';
+    const status = block.meta.status ?? UNKNOWN_STATUS;
+    const rel = ranked?.relevance.get(block.source);
     if (block.kind === 'decision') {
       const successor = block.meta.supersededBy;
-      if (status === 'superseded' || (successor && !RETIRED.has(status))) {
-        rejected.push(decision(block, successor ? `superseded by ${successor}` : 'superseded (no successor named)'));
-        continue;
-      }
-      if (RETIRED.has(status)) {
-        rejected.push(decision(block, `${status} decision`));
+      const superseded = status === 'superseded' || (successor && !RETIRED.has(status));
+      if (superseded || RETIRED.has(status)) {
+        const label = superseded ? (successor ? `superseded by ${successor}` : 'superseded (no successor named)') : `${status} decision`;
+        // The task asks about it: it is named in the index, labelled retired with its successor, never loaded as current.
+        if (ranked && rel && askedAbout(rel, ranked.settings)) {
+          disclosed.push({ ...block, meta: { ...block.meta, status: superseded ? 'superseded' : status, relevance: { score: rel.score, rank: rel.rank, of: rel.of, reason: describe(rel) } } });
+          indexed.push(withScore(block, `${label}: not in force, not loaded; listed in the index with its status because the task asks about it (${describe(rel)})`, rel));
+        } else rejected.push(decision(block, label));
         continue;
       }
     }
-    const rel = ranked?.relevance.get(block.source);
     const own = ranked ? componentsOf(block.source, block.meta.components, ranked.packages) : (block.meta.components ?? []).map((name) => ({ name: name.toLowerCase(), from: 'front matter' }));
     if (components.length > 0 && own.length > 0 && !own.some((c) => components.includes(c.name)) && !rel?.named) {
       const extra = { component: block.meta.components?.join(', ') ?? own.map((c) => c.name).join(', '), task_component: ranked ? components.join(', ') : task };
@@ -77,8 +80,12 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
     const score = rel?.score ?? 0;
     const why = rel ? describe(rel) : 'not ranked';
     const withRelevance = (b: Block): Block => (rel ? { ...b, meta: { ...b.meta, relevance: { score: rel.score, rank: rel.rank, of: rel.of, reason: why, ...(ranked.prioritized(b) ? { prioritized: true } : {}) } } } : b);
+    // Thresholds are shares of the best match; they cannot hide a file that meets the absolute floor, nor the
+    // best-ranked decision in force: those are at least indexed.
+    const floor = !!rel && (rel.floor === true || rel.topDecision === true);
+    const floorWhy = rel?.topDecision ? 'the best-ranked decision' : 'its text has half of the task\'s words';
     if (block.kind === 'decision' && NOT_IN_FORCE.has(status)) {
-      if (score >= settings.index_threshold / 100 || rel?.named) {
+      if (score >= settings.index_threshold / 100 || rel?.named || rel?.floor) {
         disclosed.push(withRelevance(block));
         indexed.push(withScore(block, `${status}: not in force; in the index (${why})`, rel));
       } else rejected.push(withScore(block, `${status} and not relevant: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
@@ -89,11 +96,23 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
     } else if (score >= settings.index_threshold / 100) {
       disclosed.push(withRelevance(block));
       indexed.push(withScore(block, `below the relevance threshold ${settings.load_threshold}%: in the index (${why})`, rel));
+    } else if (floor) {
+      disclosed.push(withRelevance(block));
+      indexed.push(withScore(block, `below the index threshold ${settings.index_threshold}% but ${floorWhy}: in the index (${why})`, rel));
     } else {
       rejected.push(withScore(block, `not relevant to the task: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
     }
   }
   return { value: { kept, disclosed, indexed: ranked ? indexed : undefined }, decisions: { rejected, warnings } };
+}
+
+/**
+ * A retired decision the task asks about: named by the task, or the best match of all the documents and decisions
+ * (rank 1) with at least `min_words` of the task's words in its own text. A retired decision that merely shares
+ * words with a task about something else (the example's ADR-008, rank 2 behind the incident's own files) stays out.
+ */
+export function askedAbout(rel: Relevance, settings: RelevanceSettings): boolean {
+  return rel.named || (rel.rank === 1 && rel.words.length >= settings.min_words);
 }
 
 function decision(block: Block, reason: string, extra: Record<string, unknown> = {}): Decision {

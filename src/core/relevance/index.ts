@@ -14,7 +14,10 @@ export interface IndexedDoc {
 export interface TextMatch {
   /** BM25+ score over the weighted fields. */
   score: number;
-  /** The task's words that matched, as the task wrote them, in the task's order. */
+  /**
+   * The task's words that matched in the file's own text (title, headings, summary, tags, body: not its path), as
+   * the task wrote them, in the task's order: what "mentions …" may claim.
+   */
   words: string[];
 }
 
@@ -100,11 +103,13 @@ export class RelevanceIndex {
     }
     const out = new Map<string, TextMatch>();
     if (byStem.size === 0) return out;
-    const results = this.search.search([...byStem.keys()].join(' '), { boostTerm: (term) => weights.get(term) ?? 1 });
+    // The query is already terms (stemmed): MiniSearch must not stem them again (Porter2 is not idempotent:
+    // `licens` → `licen` would miss every `license`).
+    const results = this.search.search([...byStem.keys()].join(' '), { boostTerm: (term) => weights.get(term) ?? 1, tokenize: (q) => q.split(' '), processTerm: (t) => t });
     const order = [...byStem.keys()];
     for (const r of results) {
-      const matched = new Set(r.queryTerms);
-      out.set(String(r.id), { score: r.score, words: order.filter((t) => matched.has(t)).map((t) => byStem.get(t)!) });
+      const inText = new Set(Object.entries(r.match as Record<string, string[]>).filter(([, fields]) => fields.some((f) => f !== 'path')).map(([term]) => term));
+      out.set(String(r.id), { score: r.score, words: order.filter((t) => inText.has(t)).map((t) => byStem.get(t)!) });
     }
     return out;
   }

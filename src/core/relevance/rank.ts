@@ -4,6 +4,7 @@ import type { Policy } from '../policy';
 import type { Block } from '../types';
 import { componentsOf, type PackageDir, type TaskComponent } from './components';
 import type { RelevanceIndex } from './index';
+import { processTerm } from './terms';
 
 /**
  * Relevance settings (policy `relevance:`). Scores are a share of the best text match (1 = the best), plus the
@@ -24,6 +25,13 @@ export interface Relevance {
   signals: string[];
   /** Named by the task (path or ADR id): loaded whatever its text score. */
   named: boolean;
+  /**
+   * The absolute floor, independent of the best match's score: the file's own text mentions at least half of the
+   * task's distinct terms, and at least `min_words` of them. Such a file is at least indexed.
+   */
+  floor?: boolean;
+  /** The best-ranked decision in force with a text match: at least indexed, so no relative threshold can hide it. */
+  topDecision?: boolean;
 }
 
 export interface Changed {
@@ -44,6 +52,7 @@ export interface RankContext {
 }
 
 const RANKED = new Set(['document', 'decision', 'source_code']);
+const NOT_IN_FORCE = new Set(['proposed', 'draft']);
 
 /** Rank the candidate blocks against the task. Pure: the index is read, never changed. */
 export function rank(blocks: Block[], ctx: RankContext, index: RelevanceIndex): Map<string, Relevance> {
@@ -103,10 +112,16 @@ export function rank(blocks: Block[], ctx: RankContext, index: RelevanceIndex): 
   }
 
   // Ranks are among the same kind of candidate: documents and decisions together, code apart.
+  const terms = new Set(ctx.signals.words.map(processTerm).filter((t) => t !== null)).size;
+  const floorWords = Math.max(2, ctx.settings.min_words);
   const out = new Map<string, Relevance>();
   for (const g of ['docs', 'code']) {
     const ordered = scored.filter((s) => group(s.block) === g).sort((a, b) => b.score - a.score || a.block.source.localeCompare(b.block.source));
-    ordered.forEach((s, i) => out.set(s.block.source, { score: round(s.score), rank: i + 1, of: ordered.length, words: s.words, signals: s.signals, named: s.named }));
+    const top = ordered.find((s) => s.block.kind === 'decision' && s.words.length > 0 && !retired(s.block) && !NOT_IN_FORCE.has(s.block.meta.status ?? ''));
+    ordered.forEach((s, i) => {
+      const floor = terms > 0 && s.words.length >= floorWords && s.words.length * 2 >= terms;
+      out.set(s.block.source, { score: round(s.score), rank: i + 1, of: ordered.length, words: s.words, signals: s.signals, named: s.named, ...(floor ? { floor } : {}), ...(s === top ? { topDecision: true } : {}) });
+    });
   }
   return out;
 }

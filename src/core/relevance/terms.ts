@@ -1,8 +1,29 @@
 import stemmer from 'wink-porter2-stemmer';
 import { splitWords, STOP_WORDS } from '../task/analyze';
 
-/** Words every decision record carries: they say nothing about what a record is about. */
-const BOILERPLATE = new Set(['adr', 'status', 'accepted', 'proposed', 'context', 'consequences', 'consequence', 'decision', 'decisions', 'outcome', 'option', 'options', 'considered', 'chosen', 'pros', 'cons', 'date', 'deciders', 'good', 'bad', 'neutral', 'because', 'drivers', 'record', 'records', 'md', 'html', 'www', 'https', 'http', 'com']);
+/**
+ * Template words of decision records (MADR's and Nygard's section headings) and of links: they say nothing about
+ * what a record is about. Words a plain question uses about its subject stay searchable, even when every record
+ * carries them too (`status`, `accepted`, `proposed`, `decision`, `record`, `option`, `context`, `date`): BM25's
+ * document frequency already weighs a word found everywhere low, and "how should a record carry its status?" must
+ * find "Add status field".
+ */
+const BOILERPLATE = new Set(['adr', 'consequences', 'consequence', 'outcome', 'considered', 'chosen', 'pros', 'cons', 'deciders', 'drivers', 'md', 'html', 'www', 'https', 'http', 'com']);
+
+/** British spellings read as American ones, so `licence` finds `license` (Porter2 stems them apart). */
+const SPELLING: Record<string, string> = {
+  licence: 'license', licences: 'licenses', licenced: 'licensed', licencing: 'licensing',
+  colour: 'color', colours: 'colors', behaviour: 'behavior', behaviours: 'behaviors', favour: 'favor', favours: 'favors',
+  honour: 'honor', labour: 'labor', catalogue: 'catalog', catalogues: 'catalogs', dialogue: 'dialog', centre: 'center',
+  centres: 'centers', defence: 'defense', offence: 'offense', analyse: 'analyze', analysed: 'analyzed', analysing: 'analyzing',
+  organisation: 'organization', organisations: 'organizations', organise: 'organize', organised: 'organized',
+  authorisation: 'authorization', authorise: 'authorize', authorised: 'authorized', initialise: 'initialize',
+  initialisation: 'initialization', serialise: 'serialize', serialisation: 'serialization', optimise: 'optimize',
+  optimisation: 'optimization', normalise: 'normalize', normalisation: 'normalization', recognise: 'recognize',
+  standardise: 'standardize', customise: 'customize', localise: 'localize', localisation: 'localization',
+  centralise: 'centralize', centralised: 'centralized', synchronise: 'synchronize', virtualisation: 'virtualization',
+  containerise: 'containerize', containerised: 'containerized', modernisation: 'modernization', utilise: 'utilize',
+};
 
 const cache = new Map<string, string>();
 
@@ -21,7 +42,9 @@ export function stem(word: string): string {
 export function processTerm(word: string): string | null {
   const w = word.toLowerCase();
   if (w.length < 2 || STOP_WORDS.has(w) || BOILERPLATE.has(w) || /^\d+$/.test(w)) return null;
-  return stem(w);
+  const s = stem(SPELLING[w] ?? w);
+  // A stem of two letters from a longer word (`adding` → `ad`) would match `AD` and `ads`: such a word is its own term.
+  return s.length < 3 && w.length > 3 ? w : s;
 }
 
 /** Identifier-aware tokens: `paymentMethod` → payment, method. */

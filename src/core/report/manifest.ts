@@ -7,6 +7,7 @@ import type { Block, Decision, Decisions } from '../types';
 import type { CacheReport } from '../chain/request-count';
 import { evidenceLeftOut } from '../chain/trim-share';
 import { deriveSections } from './derive';
+import { statusLabel } from '../sources/adr';
 
 export interface Budget {
   window: number;
@@ -75,11 +76,11 @@ function selectionReason(block: Block, component?: string): string {
   if (block.mandatory) return `mandatory (${block.kind})${block.kind === 'agents_md' && block.meta.summary ? `, ${block.meta.summary}` : ''}`;
   const rel = block.meta.relevance;
   const part = `${block.meta.summarized ? ', summary only' : ''}${block.meta.excerpt ? `, ${block.meta.excerpt}` : ''}`;
-  if (rel && block.kind === 'decision') return `applicable decision (${block.meta.status ?? 'accepted'}); relevant: ${rel.reason}${part}`;
+  if (rel && block.kind === 'decision') return `applicable decision (${statusLabel(block.meta.status)}); relevant: ${rel.reason}${part}`;
   if (rel) return `relevant: ${rel.reason}; priority ${block.priority}${rel.prioritized ? ' (set by the policy)' : ''}${part}`;
   switch (block.kind) {
     case 'decision':
-      return `applicable decision (${block.meta.status ?? 'accepted'})${block.meta.summarized ? ', summary only' : ''}`;
+      return `applicable decision (${statusLabel(block.meta.status)})${block.meta.summarized ? ', summary only' : ''}`;
     case 'tool_result':
       return block.meta.trim ? `tool output, priority ${block.priority}, trimmed` : `tool output, priority ${block.priority}`;
     case 'session_summary':

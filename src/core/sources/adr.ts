@@ -10,11 +10,22 @@ import { stringList, stringValue } from './frontmatter';
  * - Nygard and adr-tools: a `## Status` section; adr-tools writes `Superceded by [2. Title](0002-title.md)` and
  *   `Supercedes …` (both spellings are accepted);
  * - log4brains: bullets under the title (`- Status: …`, `- Date: …`, `- Tags: …`), `yyyymmdd-slug.md` file names.
- * Statuses: draft, proposed, accepted, rejected, deprecated, superseded. A file with no status counts as accepted.
+ * - anywhere: a status written after an emoji (`✅ Accepted`, `⌛️ Superseded [0019](0019-x.md)`), as a table row
+ *   (`| Status | Superseded by ADR-3 |`), as a heading (`## Status: Deprecated`, `### Status`), in any case, with the
+ *   common synonyms (`Approved`, `Decided` → accepted; `Obsolete` → deprecated; `Replaced by …` → superseded).
+ * Statuses: draft, proposed, accepted, rejected, deprecated, superseded, on hold. A record whose status cannot be read
+ * is `unknown` ("status unknown"), never accepted.
  */
 
 export const DECISION_STATUSES = ['draft', 'proposed', 'accepted', 'rejected', 'deprecated', 'superseded', 'on hold'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+/** The status of a record that declares none that can be read: never taken for accepted. */
+export const UNKNOWN_STATUS = 'unknown';
+
+/** How a status reads in a reason or the index: `accepted`, `superseded`, `status unknown`. */
+export function statusLabel(status: string | undefined): string {
+  return status === undefined || status === UNKNOWN_STATUS ? 'status unknown' : status;
+}
 
 /** A reference to another decision as written: a link's text and target, or a bare id, number or title. */
 export interface DecisionRef {
@@ -27,7 +38,7 @@ export interface DecisionMeta {
   number?: number;
   /** Effective status: as declared, or `superseded` once another decision in force declares it supersedes this one. */
   status: string;
-  /** The status the file itself declares (`accepted` when it declares none). */
+  /** The status the file itself declares (`unknown` when it declares none that can be read). */
   declaredStatus: string;
   /** Ids of the decisions that supersede this one (as written until resolved, then the targets' ids). */
   supersededBy: string[];
@@ -82,14 +93,15 @@ export function parseDecision(path: string, data: Record<string, unknown>, body:
   const id = stringValue(data.id) ?? fromFile.id;
   const number = fromFile.number ?? numberOf(id);
 
-  const written = frontValue(data.status) ?? fields.get('status')?.value ?? section?.status;
-  const statusLine = data.status !== undefined ? undefined : (fields.get('status')?.line ?? section?.line);
+  const table = tableStatus(lines);
+  const written = frontValue(data.status) ?? fields.get('status')?.value ?? section?.status ?? table?.status;
+  const statusLine = data.status !== undefined ? undefined : (fields.get('status')?.line ?? section?.line ?? table?.line);
   const parsed = written === undefined ? undefined : parseStatus(written);
   const supersededBy: DecisionRef[] = [...(parsed?.refs ?? [])];
   const supersedes: DecisionRef[] = [...(parsed?.supersedes ?? [])];
-  let declared: string = template ? 'draft' : (parsed?.status ?? 'accepted');
+  let declared: string = template ? 'draft' : (parsed?.status ?? UNKNOWN_STATUS);
   if (parsed?.placeholder) placeholders.push('status');
-  else if (parsed && !parsed.status && !template) warn(`unknown status "${written}": treated as accepted`, at(statusLine, bodyLine));
+  else if (parsed && !parsed.status && !template) warn(`unknown status "${written}": status unknown, not taken for accepted`, at(statusLine, bodyLine));
 
   for (const key of ['superseded_by', 'superseded-by', 'supersededBy']) supersededBy.push(...refsFromValue(data[key]));
   supersedes.push(...refsFromValue(data.supersedes));
@@ -97,7 +109,7 @@ export function parseDecision(path: string, data: Record<string, unknown>, body:
   lines.forEach((raw) => {
     if (/^\s{0,3}(```|~~~)/.test(raw)) fence = !fence;
     if (fence) return;
-    const line = cleanLine(raw);
+    const line = cleanLine(raw).replace(/^[^\p{L}\p{N}[]+/u, '');
     const by = SUPERSEDED_BY.exec(line);
     const of = SUPERSEDES.exec(line);
     if (by) supersededBy.push(...refsFrom(by[1]));
@@ -152,13 +164,15 @@ export function parseDecision(path: string, data: Record<string, unknown>, body:
  * is read too: `Accepted (supersedes ADR 2)`, `Accepted, superseded by ADR-7`.
  */
 export function parseStatus(written: string): { status?: DecisionStatus; refs: DecisionRef[]; supersedes: DecisionRef[]; placeholder?: boolean } {
-  // A status written as a link (`[Deprecated](…)`, `[Superseded by ADR-7](0007-x.md)`) reads as its text.
-  const text = unquote(cleanLine(written).replace(/^\[((?:draft|proposed|accepted|rejected|deprecated|superseded|superceded|on[ -]hold)\b[^\]]*)\]\([^)]*\)/i, '$1'));
+  // Leading emoji, symbols and punctuation go (`✅ Accepted`, `⌛️ Superseded [0019](…)`, `🟢 **Accepted**`); a status
+  // written as a link (`[Deprecated](…)`, `[Superseded by ADR-7](0007-x.md)`) reads as its text.
+  const bare = unquote(cleanLine(written).replace(/^[^\p{L}\p{N}[{|]+/u, '').replace(/\*\*|__/g, ''));
+  const text = unquote(bare.replace(new RegExp(`^\\[((?:${STATUS_WORDS})\\b[^\\]]*)\\]\\([^)]*\\)`, 'i'), '$1'));
   if (isPlaceholder(text)) return { refs: [], supersedes: [], placeholder: true };
-  const m = /^(draft|proposed|accepted|rejected|deprecated|superseded|superceded|on[ -]hold)\b/i.exec(text);
+  const m = new RegExp(`^(${STATUS_WORDS})\\b`, 'i').exec(text);
   if (!m) return { refs: [], supersedes: [] };
-  const word = m[1].toLowerCase();
-  const status = word === 'superceded' ? 'superseded' : /^on[ -]hold$/.test(word) ? 'on hold' : (word as DecisionStatus);
+  const word = m[1].toLowerCase().replace(/[ -]+/g, ' ');
+  const status = SYNONYMS[word] ?? (word as DecisionStatus);
   const rest = text.slice(m[0].length);
   if (status === 'superseded') {
     const target = rest.replace(/^\s*(by\b)?[:\s]*/i, '');
@@ -169,10 +183,31 @@ export function parseStatus(written: string): { status?: DecisionStatus; refs: D
   return { status, refs: by ? refsFrom(by[1]) : [], supersedes: of ? refsFrom(of[1]) : [] };
 }
 
+/** The words a status starts with: the vocabulary, its misspellings and its common synonyms. */
+const STATUS_WORDS = 'draft|proposed|accepted|rejected|deprecated|superseded|superceded|on[ -]hold|approved|decided|agreed|adopted|obsolete|retired|replaced|declined|withdrawn|wip|work[ -]in[ -]progress|under[ -]review|in[ -]review|pending|proposal';
+const SYNONYMS: Record<string, DecisionStatus> = {
+  superceded: 'superseded',
+  replaced: 'superseded',
+  approved: 'accepted',
+  decided: 'accepted',
+  agreed: 'accepted',
+  adopted: 'accepted',
+  obsolete: 'deprecated',
+  retired: 'deprecated',
+  declined: 'rejected',
+  withdrawn: 'rejected',
+  wip: 'draft',
+  'work in progress': 'draft',
+  'under review': 'proposed',
+  'in review': 'proposed',
+  pending: 'proposed',
+  proposal: 'proposed',
+};
+
 /** Template text left in place: `{…}`, `[…]` that is not a link, `a | b` alternatives, `YYYY-MM-DD`. */
 export function isPlaceholder(text: string): boolean {
   const t = text.trim();
-  return t.startsWith('{') || (t.startsWith('[') && !/^\[[^\]]*\]\([^)]*\)/.test(t)) || t.includes('|') || /\bYYYY\b/.test(t);
+  return t.startsWith('{') || (t.startsWith('[') && !/^\[[^\]]*\]\([^)]*\)/.test(t) && !/^\[[^\]]*\d[^\]]*\]/.test(t)) || t.includes('|') || /\bYYYY\b/.test(t) || /^[A-Za-z]+(?:\s*\/\s*[A-Za-z]+){2,}$/.test(t);
 }
 
 /** YYYY-MM-DD, or DD/MM/YYYY (also with dots); `null` for a placeholder, `undefined` when unreadable. */
@@ -191,7 +226,8 @@ export function normalizeDate(text: string): string | null | undefined {
 export function refsFrom(text: string): DecisionRef[] {
   const links = [...text.matchAll(/\[([^\]]+)\]\(\s*(?:<([^>]+)>|([^)\s]+))(?:\s+"[^"]*")?\s*\)/g)];
   if (links.length > 0) return links.map((l) => ({ text: l[1].trim(), target: l[2] ?? l[3] }));
-  const bare = unquote(text.trim().replace(/^[(]+/, '').replace(/[.;)]+$/, ''));
+  // `[0019]` (a reference-style link or a bare bracketed id) reads as its text.
+  const bare = unquote(text.trim().replace(/^\[([^\]]+)\](?:\[[^\]]*\])?/, '$1').replace(/^[(]+/, '').replace(/[.;)]+$/, ''));
   if (!bare) return [];
   const parts = bare.split(/\s*(?:,|;|\band\b)\s*/i).filter(Boolean);
   if (parts.length > 1 && parts.every((p) => numberOf(p) !== undefined && /^(adr[-_ #]?)?\d+$/i.test(p))) return parts.map((p) => ({ text: p }));
@@ -244,13 +280,29 @@ function preambleFields(lines: string[]): Map<string, { value: string; line: num
 
 /** Nygard / adr-tools: the first line of the `## Status` section (or `## Status: Accepted`). */
 function statusSection(lines: string[]): { status: string; line: number } | undefined {
-  const start = lines.findIndex((l) => /^\s{0,3}#{2,3}\s+Status\b/i.test(l));
+  // Indented headings count too: a record pasted with its lines indented still says what its status is.
+  const start = lines.findIndex((l) => /^\s*#{2,4}\s+(?:\*\*|__)?Status\b/i.test(l));
   if (start < 0) return undefined;
-  const inline = /^\s{0,3}#{2,3}\s+Status\s*:\s*(.+?)\s*#*\s*$/i.exec(lines[start]);
+  const inline = /^\s*#{2,4}\s+(?:\*\*|__)?Status(?:\*\*|__)?\s*[:—–-]\s*(.+?)\s*#*\s*$/i.exec(lines[start]);
   if (inline) return { status: inline[1], line: start };
-  for (let i = start + 1; i < lines.length && !/^\s{0,3}#{1,6}\s/.test(lines[i]); i++) {
+  for (let i = start + 1; i < lines.length && !/^\s*#{1,6}\s/.test(lines[i]); i++) {
     const line = cleanLine(lines[i]);
     if (line && !SUPERSEDES.test(line)) return { status: line, line: i };
+  }
+  return undefined;
+}
+
+/**
+ * A status table row, `| Status | Superseded by ADR-3 |` (also `| **Status** | … |`), outside fenced code; a header
+ * row (the line after it is `| --- |`) lists other records and is not this one's status.
+ */
+function tableStatus(lines: string[]): { status: string; line: number } | undefined {
+  let fence = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s{0,3}(```|~~~)/.test(lines[i])) fence = !fence;
+    if (fence) continue;
+    const m = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*:?\s*\|\s*([^|]*?)\s*\|/i.exec(lines[i]);
+    if (m && m[1] !== '' && !/^\s*\|?\s*:?-{3,}/.test(lines[i + 1] ?? '')) return { status: m[1], line: i };
   }
   return undefined;
 }
@@ -266,6 +318,40 @@ function uniqueRefs(refs: DecisionRef[]): DecisionRef[] {
     seen.add(key);
     return true;
   });
+}
+
+// ---- decisions by content ---------------------------------------------------------------------------------------
+
+const DECISION_HEADING = /^(?:decision|decision outcome|the decision|decisions?)$/;
+const RECORD_HEADING = /^(?:status|context|context and problem statement|problem statement|consequences|considered options|decision drivers|pros and cons of the options|rationale|alternatives(?: considered)?|options considered|implications|issue|positions|argument)$/;
+
+/**
+ * Whether a Markdown file is a decision record by what it says, wherever it lives and whatever its name: a
+ * decision section with another record section (`## Context` + `## Decision`, MADR's `## Decision Outcome` +
+ * `## Considered Options`); a status section or a status line/row with a context or decision section; a title that
+ * says so (`# Architecture Decision Record: …`, `# ADR 12: …`); a file named `adr-NNN-*.md` with a readable status.
+ */
+export function looksLikeDecision(path: string, data: Record<string, unknown>, body: string): boolean {
+  const headings: string[] = [];
+  let fence = false;
+  for (const line of body.split('\n')) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fence = !fence;
+    if (fence) continue;
+    const h = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (h) headings.push(h[1]);
+  }
+  const names = headings.map((h) => h.replace(/[*_`]/g, '').replace(/^\d+(\.\d+)*\.?\s+/, '').replace(/\s*:.*$/, '').replace(/\s+/g, ' ').trim().toLowerCase());
+  const decision = names.some((n) => DECISION_HEADING.test(n));
+  const record = names.filter((n) => RECORD_HEADING.test(n)).length;
+  if (decision && record >= 1) return true;
+  const lines = body.split('\n');
+  const status = frontValue(data.status) ?? preambleFields(lines).get('status')?.value ?? statusSection(lines)?.status ?? tableStatus(lines)?.status;
+  const readable = status !== undefined && parseStatus(status).status !== undefined;
+  if (readable && (decision || names.some((n) => /^context\b/.test(n)))) return true;
+  const title = headings[0] ?? stringValue(data.title) ?? '';
+  if (/^(?:architecture\s+decision\s+record|architectural\s+decision\s+record|decision\s+record|adr)\b\s*(?:[-#]?\s*\d+)?\s*[:.–—-]/i.test(title.replace(/[*_`]/g, ''))) return true;
+  const base = path.replace(/^.*\//, '');
+  return readable && /^(?:adr|ADR)[-_ ]?\d{1,5}\b/.test(base);
 }
 
 // ---- where ADRs live ----------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../errors';
 import type { Warning } from '../types';
-import { adrRole, parseDecision, type DecisionMeta } from './adr';
+import { adrRole, looksLikeDecision, parseDecision, type DecisionMeta } from './adr';
 import { firstHeading, parseFrontMatter, stringList, stringValue, type Parsed } from './frontmatter';
 
 export type { DecisionMeta } from './adr';
@@ -27,12 +27,17 @@ export const DOCUMENT_EXTENSIONS = /\.(md|markdown|mdx)$/i;
 
 /**
  * Read a document's metadata: front matter first (title, summary, component as a string or a list, status, tags,
- * priority), then the first heading and the first paragraph, clipped. Extractive, no model. Files inside an ADR
- * folder (`isDecision`) also get their decision record parsed, whatever its format.
+ * priority), then the first heading and the first paragraph, clipped. Extractive, no model. A decision record gets
+ * its record parsed, whatever its format: inside an ADR folder (`isDecision`) as before, and anywhere else when its
+ * content says it is one (sources/adr.ts `looksLikeDecision`: sections, a status, a title), a folder's `index.md`
+ * or `README.md` included; an ADR template (by its name) is never a decision in force.
  */
 export function parseDocument(path: string, text: string, isDecision: boolean): DocumentFile {
-  const role = isDecision ? adrRole(path) : 'document';
-  const { data, body, bodyLine, warnings } = readFrontMatter(text, path, { quiet: role === 'template' });
+  const named = adrRole(path);
+  const front = readFrontMatter(text, path, { quiet: isDecision && named === 'template' });
+  const byContent = looksLikeDecision(path, front.data, front.body);
+  const role = named === 'template' ? (isDecision || byContent ? 'template' : 'document') : byContent ? 'decision' : isDecision ? named : 'document';
+  const { data, body, bodyLine, warnings } = role === 'template' && !isDecision ? readFrontMatter(text, path, { quiet: true }) : front;
   const decision = role === 'document' ? undefined : parseDecision(path, data, body, bodyLine, role === 'template');
   if (decision) warnings.push(...decision.warnings);
   const readable = readableMarkdown(body);

@@ -31,9 +31,11 @@ export const STOP_WORDS = new Set(
     'just let like may me might more most must my no nor not now of off on once only or other our ours out over own same she should so some such ' +
     'than that the their theirs them then there these they this those through to too under until up us very was we were what when where which while ' +
     'who whom why will with would you your yours since yet still already one two new see using use used via per etc e g ie eg vs ok please need needs ' +
-    'want wants make makes made way well back same sure thing things something anything nothing every ever never always sometimes today tomorrow ' +
-    'yesterday week day days time times fix fixed fixing look looks find help question task issue ticket bug problem try tried something else').split(' '),
+    'want wants make makes made way well back same sure thing things something anything nothing every ever never always sometimes ' +
+    'look looks find try tried something else fix fixed fixing').split(' '),
 );
+// Not stop words: what a task can be about. `status`, `record`, `decision`, `option`, `time`, `day`, `week`, `help`, `task`, `issue`, `ticket`, `bug`, `problem`, `question` name subjects (a status field, a 4-day week, help
+// scripts, a bug tracker); the index's document frequency weighs them where they are common.
 
 /** How much of a task is analysed: a task longer than this is a document, and its head says what it is about. */
 export const MAX_ANALYZED_CHARS = 100_000;

@@ -20,7 +20,7 @@ describe('editor signals and the index of available documents', () => {
     assert.deepEqual(snapshot.task.editor, { activeFile: 'services/checkout/src/cartLock.ts', openFiles: ['services/checkout/src/placeOrder.ts', 'services/checkout/src/cartLock.ts'] });
     const { manifest } = assemble(snapshot, { tokenizer: counter, now: () => new Date(0) });
     const reason = (s: string) => manifest.selected.find((d) => d.source === s)?.reason ?? '';
-    assert.match(reason('services/checkout/src/cartLock.ts'), /^relevant: the active file in the editor; next to services\/checkout\/src\/placeOrder\.ts; mentions cart, lock/);
+    assert.match(reason('services/checkout/src/cartLock.ts'), /^relevant: the active file in the editor; next to services\/checkout\/src\/placeOrder\.ts; mentions cart, release, lock/);
     assert.equal(manifest.task.components, undefined);
     assert.match(reason('services/checkout/docs/adr/0002-lock-carts-in-redis-until-the-order-is-committed.md'), /^applicable decision \(accepted\); relevant: next to services\/checkout\/src\/cartLock\.ts; mentions orders, created, cart/);
   });

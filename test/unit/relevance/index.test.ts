@@ -47,8 +47,22 @@ describe('the relevance index', () => {
     assert.deepEqual([index.size, [...index.match(['events']).keys()]], [1, ['c.md']]);
   });
 
-  it('ignores stop words and ADR boilerplate: a task of only those matches nothing', () => {
+  it('ignores stop words and template headings: a task of only those matches nothing', () => {
     const index = new RelevanceIndex([doc('a.md', 'Status accepted', 'The decision and its consequences.')]);
-    assert.equal(index.match(['the', 'status', 'decision', 'consequences']).size, 0);
+    assert.equal(index.match(['the', 'its', 'consequences', 'outcome']).size, 0);
+  });
+
+  it('a plain question\'s domain words are searchable: status, accepted, decision, record, option (issue 25)', () => {
+    const index = new RelevanceIndex([doc('a.md', 'Add status field', 'Should a record carry its status? Considered option: a YAML front matter.'), doc('b.md', 'Dual license', 'CC0 and MIT.')]);
+    assert.deepEqual([...index.match(['record', 'carry', 'status']).entries()].map(([p, m]) => [p, m.words]), [['a.md', ['record', 'carry', 'status']]]);
+    assert.deepEqual([...index.match(['option']).keys()], ['a.md']);
+    // British spelling finds the American one; a stem is not stemmed twice (`licens` → `licen` found nothing).
+    assert.deepEqual([...index.match(['licence']).keys()], ['b.md']);
+  });
+
+  it('"mentions" claims only words of the file\'s own text: not its path, not a two-letter stem of a longer word', () => {
+    const index = new RelevanceIndex([{ path: 'services/checkout/adr/0002-lock.md', title: 'Lock carts', body: 'Lock carts in Redis. The AD controllers run apart.' }]);
+    assert.deepEqual(index.match(['checkout', 'lock']).get('services/checkout/adr/0002-lock.md')?.words, ['lock']);
+    assert.equal(index.match(['adding']).size, 0);
   });
 });

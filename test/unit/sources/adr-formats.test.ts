@@ -27,7 +27,7 @@ describe('ADR formats', () => {
       '0002-deploy-with-helm-charts.md | ADR-0002 | superseded | by=ADR-0003 | of=',
       '0003-deploy-with-argo-cd-and-kustomize.md | ADR-0003 | accepted | by= | of=ADR-0002',
       '0004-adopt-opentelemetry-for-tracing.md | ADR-0004 | proposed | by= | of=',
-      '0005-record-feature-flag-owners.md | ADR-0005 | accepted | by= | of=',
+      '0005-record-feature-flag-owners.md | ADR-0005 | unknown | by= | of=',
       'adr-template.md | adr-template | draft | by= | of=',
     ]);
     const [one, two, three, four] = s.documents.map((d) => d.decision!);
@@ -55,7 +55,7 @@ describe('ADR formats', () => {
       '0001-use-postgresql-row-level-security-for-tenancy.md | ADR-0001 | accepted | by= | of=',
       '0002-send-notifications-through-a-queue-table.md | ADR-0002 | superseded | by=ADR-0003 | of=',
       '0003-send-notifications-through-rabbitmq.md | ADR-0003 | accepted | by= | of=ADR-0002',
-      '0004-expose-search-through-opensearch.md | ADR-0004 | accepted | by= | of=',
+      '0004-expose-search-through-opensearch.md | ADR-0004 | unknown | by= | of=',
       '0005-retire-the-legacy-soap-endpoint.md | ADR-0005 | deprecated | by= | of=',
     ]);
     const [one, two, three] = s.documents.map((d) => d.decision!);

@@ -65,12 +65,12 @@ describe('ADR parsing, piece by piece', () => {
     ]);
   });
 
-  it('a file with no status counts as accepted; an unknown status warns with the file line', () => {
+  it('a file with no status is "status unknown", never accepted; an unknown status warns with the file line', () => {
     const none = parseDecision('docs/adr/0007-x.md', {}, '# 7. Use X\n\n## Context\n\nWhy.\n');
-    assert.deepEqual([none.meta.status, none.warnings], ['accepted', []]);
+    assert.deepEqual([none.meta.status, none.warnings], ['unknown', []]);
     const doc = parseDocument('docs/adr/0006-sdk.md', '---\nid: ADR-6\n---\n# 6. Publish an SDK\n\n## Status\n\nImplemented\n', true);
-    assert.deepEqual(doc.warnings, [{ source: 'docs/adr/0006-sdk.md', line: 8, message: 'unknown status "Implemented": treated as accepted' }]);
-    assert.deepEqual([doc.decision?.id, doc.decision?.number, doc.decision?.status], ['ADR-6', 6, 'accepted']);
+    assert.deepEqual(doc.warnings, [{ source: 'docs/adr/0006-sdk.md', line: 8, message: 'unknown status "Implemented": status unknown, not taken for accepted' }]);
+    assert.deepEqual([doc.decision?.id, doc.decision?.number, doc.decision?.status], ['ADR-6', 6, 'unknown']);
   });
 
   it('reads `## Status: Accepted` headings, `**Status:**` bullets and a `superseded_by` front-matter key', () => {

@@ -51,7 +51,7 @@ describe('decision lifecycle in prune', () => {
       '0008-rate-limit-per-partner-account.md',
     ]);
     assert.deepEqual(v.warnings, [
-      'unknown status "Implemented": treated as accepted',
+      'unknown status "Implemented": status unknown, not taken for accepted',
       'superseded by "ADR-0099", which is not a decision in the workspace',
       'supersession cycle: ADR-0003 → ADR-0004 → ADR-0003; each keeps the status its own file declares',
     ]);

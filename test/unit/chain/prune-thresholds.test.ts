@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { indexBlock } from '../../../src/core/chain/index-block';
+import { prune, type RelevanceContext } from '../../../src/core/chain/prune';
+import { defaultPolicy } from '../../../src/core/policy';
+import type { Relevance } from '../../../src/core/relevance/rank';
+import { block } from '../helpers';
+
+const rel = (score: number, rank: number, words: string[], extra: Partial<Relevance> = {}): Relevance => ({ score, rank, of: 4, words, signals: [], named: false, ...extra });
+const context = (relevance: Record<string, Relevance>): RelevanceContext => ({ components: [], relevance: new Map(Object.entries(relevance)), settings: defaultPolicy().relevance, prioritized: () => false });
+
+describe('prune: thresholds that cannot hide the best match (issue 25)', () => {
+  const best = block('document', 'docs/licence-notes.md', 'x');
+  const top = block('decision', 'docs/adr/0008-add-status-field.md', 'x', { meta: { status: 'unknown', id: 'ADR-0008' } });
+  const floor = block('document', 'docs/guide.md', 'x');
+  const none = block('document', 'docs/other.md', 'x');
+
+  it('below the relative index threshold, the best-ranked decision and a file at the absolute floor are indexed; the rest is rejected', () => {
+    const out = prune([best, top, floor, none], context({
+      'docs/licence-notes.md': rel(1, 1, ['ask', 'madr']),
+      'docs/adr/0008-add-status-field.md': rel(0.08, 2, ['status'], { topDecision: true }),
+      'docs/guide.md': rel(0.05, 3, ['record', 'status'], { floor: true }),
+      'docs/other.md': rel(0.05, 4, ['status']),
+    }));
+    assert.deepEqual(out.value.kept.map((b) => b.source), ['docs/licence-notes.md']);
+    assert.deepEqual(out.value.indexed!.map((d) => [d.source, d.reason.replace(/ \(.*$/, '')]), [
+      ['docs/adr/0008-add-status-field.md', 'below the index threshold 12% but the best-ranked decision: in the index'],
+      ['docs/guide.md', "below the index threshold 12% but its text has half of the task's words: in the index"],
+    ]);
+    assert.deepEqual(out.decisions.rejected!.map((d) => d.source), ['docs/other.md']);
+  });
+
+  it('a retired decision the task names or matches best is indexed with its status and successor; otherwise rejected as before', () => {
+    const old = block('decision', 'adr/0004-use-node.md', 'x', { meta: { status: 'superseded', supersededBy: 'ADR-0019', id: 'ADR-0004', title: 'Use node' } });
+    const held = block('decision', 'adr/0003-own-tools.md', 'x', { meta: { status: 'on hold', id: 'ADR-0003', title: 'Own tools' } });
+    const asked = prune([old, held], context({ 'adr/0004-use-node.md': rel(1, 1, ['bash', 'node']), 'adr/0003-own-tools.md': rel(0.5, 2, ['tools'], { named: true }) }));
+    assert.deepEqual(asked.value.kept, []);
+    assert.deepEqual(asked.value.indexed!.map((d) => d.reason.replace(/ \(.*$/, '')), [
+      'superseded by ADR-0019: not in force, not loaded; listed in the index with its status because the task asks about it',
+      'on hold decision: not in force, not loaded; listed in the index with its status because the task asks about it',
+    ]);
+    const index = indexBlock(defaultPolicy(), asked.value.disclosed)!.text;
+    assert.match(index, /path="adr\/0004-use-node\.md"[^\n]*status="superseded by ADR-0019 \(not in force\)"[^\n]*not-loaded="not in force"/);
+    assert.match(index, /path="adr\/0003-own-tools\.md"[^\n]*status="on hold \(not in force\)"/);
+    // Second-ranked and not named: the task is about something else; rejected with its reason, as the example's ADR-008.
+    const other = prune([old], context({ 'adr/0004-use-node.md': rel(0.8, 2, ['bash', 'node']) }));
+    assert.deepEqual(other.decisions.rejected!.map((d) => d.reason), ['superseded by ADR-0019']);
+  });
+
+  it('the index says "status unknown" for a record without a readable status, never "accepted"', () => {
+    assert.match(indexBlock(defaultPolicy(), [top])!.text, /status="status unknown"/);
+  });
+});
