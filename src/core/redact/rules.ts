@@ -92,7 +92,7 @@ function configTail(m: RegExpExecArray): boolean {
  * `token = t1 as string`, `WHERE pwd = h1 AND`), which make the value an expression.
  */
 function proseTail(m: RegExpExecArray): boolean {
-  return /^[ \t]+(?!(?:if|else|or|and|not|in|is|as|instanceof|typeof|satisfies|then|unless|when)\b)(?:[A-Za-z0-9(\[]|--?[A-Za-z])/i.test(after(m));
+  return /^[ \t]+(?!(?:if|else|or|and|not|in|is|as|instanceof|typeof|satisfies|then|unless|when)\b)(?:[A-Za-z0-9([]|--?[A-Za-z])/i.test(after(m));
 }
 
 /** Punctuation that ends a value in a log (`token: V,`, `secret=V;`, `(key=V)`). */
@@ -216,14 +216,14 @@ export const RULES: SecretRule[] = [
   {
     id: 'command-line-secret',
     description: 'a MySQL / MariaDB client password glued to -p (`mysql -u root -pS3cr3t db`); `-p` alone prompts',
-    re: new RegExp(`[ \\t]-p(?<=${CMD}(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlslap|mysqlbinlog|mysqlsh|mariadb|mariadb-dump|mariadb-admin)[ \\t][^\\n]{0,256}-p)(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`, 'gm'),
+    re: new RegExp(`[ \\t]-p(?=["']?[^\\s"'\`-])(?<=${CMD}(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlslap|mysqlbinlog|mysqlsh|mariadb|mariadb-dump|mariadb-admin)[ \\t][^\\n]{0,256}-p)(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`, 'gm'),
     accept: commandValue,
   },
   {
     id: 'command-line-secret',
     description: 'a password given to a client as its option (`redis-cli -a V`, `sshpass -p V`, `docker login -p V`, `sqlcmd -P V`)',
     re: new RegExp(
-      `[ \\t]-[apP](?<=${CMD}(?:redis-cli[ \\t][^\\n]{0,256}-a|sshpass[ \\t](?:[^\\n]{0,64}[ \\t])?-p|(?:docker|podman|nerdctl|buildah) login[ \\t][^\\n]{0,256}-p|sqlcmd[ \\t][^\\n]{0,256}-P))[ \\t]+(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`,
+      `[ \\t]-[apP](?=[ \\t]+["']?[^\\s"'\`-])(?<=${CMD}(?:redis-cli[ \\t][^\\n]{0,256}-a|sshpass[ \\t](?:[^\\n]{0,64}[ \\t])?-p|(?:docker|podman|nerdctl|buildah) login[ \\t][^\\n]{0,256}-p|sqlcmd[ \\t][^\\n]{0,256}-P))[ \\t]+(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`,
       'gm',
     ),
     accept: commandValue,
