@@ -139,10 +139,19 @@ const CAMEL = ['Password', 'Passwd', 'Passphrase', 'Pwd', 'Secret', 'Token', 'Cr
  */
 /** Shell variables glue the credential word to a prefix in capitals: `PGPASSWORD`, `MYSQLPWD`, `CSRFTOKEN`. */
 const GLUED = ['PASSWORD', 'PASSWD', 'PWD', 'SECRET', 'TOKEN', 'APIKEY'];
-const NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?<![A-Za-z])(?:${[...SECRET_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')})|(?<=[A-Z0-9])(?:${GLUED.join('|')}))`;
+const NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?:(?<![A-Za-z])|(?<=\\\\[nrt]))(?:${[...SECRET_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')})|(?<=[A-Z0-9])(?:${GLUED.join('|')}))`;
 /** The names a value may follow after a space only: the credential words less the short ones prose uses (`pass`, `pw`, `sas`). */
 const SPACED_WORDS = SECRET_WORDS.filter((w) => !['pass', 'pw', 'sas', 'key_base', 'credential', 'credentials'].includes(w));
-const SPACED_NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?<![A-Za-z])(?:${[...SPACED_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')}))`;
+const SPACED_NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?:(?<![A-Za-z])|(?<=\\\\[nrt]))(?:${[...SPACED_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')}))`;
+
+/**
+ * A value ends at a JSON escape (`\n`, `\t`, `\"`, `\u…`): a serialized request or manifest is redacted as text
+ * too, and the next line's first word is not part of the value. Another backslash is part of it (`Pa\ss`).
+ */
+const JSON_ESCAPE = '\\\\[nrtbfu"\\\\/]';
+const LONE_BACKSLASH = '\\\\(?![nrtbfu"\\\\/])';
+/** Where a key starts: not inside a longer name, or just after a JSON-escaped line break or tab (`…\npassword=V`). */
+const KEY_START = '(?:(?<![A-Za-z0-9_.-])|(?<=\\\\[nrt]))';
 
 /** The start of a command in a shell line or a log of one: the line's start, a space, a path, or a shell operator. */
 const CMD = '(?:^|(?<=[\\s/;|&(`\'"]))';
@@ -243,13 +252,13 @@ export const RULES: SecretRule[] = [
   {
     id: 'assigned-secret',
     description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings)',
-    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *)(?<secret>[^\\s"'\`,;&)<>]{1,512})(?=$|[\\s&"'<>,;)])`, 'gm'),
+    re: new RegExp(`${KEY_START}(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *)(?<secret>(?:[^\\s"'\`,;&)<>\\\\]|${LONE_BACKSLASH}){1,512})(?=$|[\\s&"'<>,;)]|${JSON_ESCAPE})`, 'gm'),
     accept: unquotedSecret,
   },
   {
     id: 'assigned-secret',
     description: 'a credential-named key followed by its value after a space (`client_secret V rejected`)',
-    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<name>${SPACED_NAME})[ \\t]+(?<secret>[^\\s"'\`,;&()<>=:]{6,512})(?=$|[\\s,;)])`, 'gm'),
+    re: new RegExp(`${KEY_START}(?<name>${SPACED_NAME})[ \\t]+(?<secret>(?:[^\\s"'\`,;&()<>=:\\\\]|${LONE_BACKSLASH}){6,512})(?=$|[\\s,;)]|${JSON_ESCAPE})`, 'gm'),
     accept: spacedSecret,
   },
 ];
