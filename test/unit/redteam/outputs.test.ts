@@ -45,7 +45,7 @@ const LOG = [
   `2026-11-12T09:00:08Z ERROR gateway: api_key=${S.paren} (invalid)`,
   `2026-11-12T09:00:09Z ERROR idp: client_secret ${S.spaced} rejected`,
   `2026-11-12T09:00:10Z ERROR su: passwd:${S.passwd} for root`,
-  `2026-11-12T09:00:11Z DEBUG exec: redis-cli -h cache -p 6379 -a ${S.redis} ping`,
+  `2026-11-12T09:00:11Z DEBUG exec: redis-cli -a ${S.redis} -h cache -p 6379 ping`,
   `2026-11-12T09:00:12Z DEBUG exec: curl -u admin:${S.curl} https://api.internal/health`,
   `2026-11-12T09:00:13Z DEBUG exec: export AWS_SECRET_ACCESS_KEY=${S.aws} && aws s3 ls`,
   `2026-11-12T09:00:14Z DEBUG jdbc:sqlserver://db:1433;user=app;password=${S.jdbc};encrypt=true`,
@@ -130,7 +130,7 @@ describe('red team: outputs (issue 24: unquoted secrets, look-alike closers)', (
       'api_key=[REDACTED:assigned-secret] (invalid)',
       'client_secret [REDACTED:assigned-secret] rejected',
       'passwd:[REDACTED:assigned-secret] for root',
-      'redis-cli -h cache -p 6379 -a [REDACTED:command-line-secret] ping',
+      'redis-cli -a [REDACTED:command-line-secret] -h cache -p 6379 ping',
       'curl -u admin:[REDACTED:command-line-secret] https://api.internal/health',
     ]) assert.ok(content.includes(expected), `request holds ${expected}`);
   });
