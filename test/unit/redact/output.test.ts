@@ -28,4 +28,17 @@ describe('redactOutput (every output surface)', () => {
     write('password = getPassword(user)\n');
     assert.deepEqual(written, ['PGPASSWORD=[REDACTED:assigned-secret] psql\n', 'password = getPassword(user)\n']);
   });
+
+  it('must run before a format escapes the text: after %0A / %3A (workflow commands) or &quot; (XML) the key is hidden', () => {
+    const found = 'got:\npassword=Zq8!kLm2#xR from 10.0.0.1\ntoken: Tk8!qW3#zLp, "password":"Winter2026!x"';
+    const esc = (s: string) => s.replace(/%/g, '%25').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
+    const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+    for (const format of [esc, xml]) {
+      const before = format(redactOutput(found));
+      for (const secret of ['Zq8!kLm2#xR', 'Tk8!qW3#zLp', 'Winter2026!x']) assert.ok(!before.includes(secret), `${secret} in ${before}`);
+    }
+    // The order the surfaces must not use: escaped first, some secrets are no longer seen.
+    assert.ok(redactOutput(esc(found)).includes('Zq8!kLm2#xR'));
+    assert.ok(redactOutput(xml(found)).includes('Winter2026!x'));
+  });
 });
