@@ -1,4 +1,5 @@
 import { collect } from '../chain/collect';
+import { neutraliseLookAlikeClosers } from '../chain/escape';
 import { escapeAttr } from '../chain/render';
 import { maxInput } from '../policy';
 import type { Snapshot } from '../sources/snapshot';
@@ -45,12 +46,13 @@ export function durableBlocks(snapshot: Snapshot): { blocks: Block[]; unreadable
 
 /**
  * A block in its provenance tag with its text verbatim. Only a closing tag of its own kind inside the text is
- * neutralised (`</rules` → `<\/rules`), so a pinned text cannot end its own block.
+ * neutralised (`</rules` → `<\/rules`; a look-alike such as `< /rules` or `<\u200b/rules` loses its `<`), so a pinned
+ * text cannot end its own block.
  */
 export function wrapVerbatim(block: Block): string {
   const tag = block.kind === 'agents_md' ? 'rules' : 'pinned';
   const label = block.kind === 'pinned' && block.meta.title ? ` label="${escapeAttr(block.meta.title)}"` : '';
-  const body = block.text.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1');
+  const body = neutraliseLookAlikeClosers(block.text.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1'), tag);
   return `<${tag} source="${escapeAttr(block.source)}"${label}>\n${body}\n</${tag}>`;
 }
 

@@ -12,13 +12,17 @@ import { resolveInWorkspace } from '../sources/guard';
 import { displayPath, loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
 import { taskFile } from '../sources/task-file';
 import { counterFor, type Tokenizer } from '../tokens';
+import { redactOutput } from '../redact/output';
 import { contextText } from './context-text';
+import { wrapToolAnswer } from './tool-answer';
 
 /**
  * The four tools an agent gets through MCP, over one workspace. Each call reads the workspace afresh (policy, pins,
  * files), so an edit is seen on the next call. read_document, search_workspace and inspect_offloaded run the panel's
  * tool loop code (send/tools.ts: prune, redaction, the workspace boundary) and their results pass the same gate as
- * in the loop (send/results.ts: trimmed to the tool-results cap, offloaded above the offload threshold).
+ * in the loop (send/results.ts: trimmed to the tool-results cap, offloaded above the offload threshold). Their answers go
+ * out wrapped with their provenance, escaped and redacted like the tool output of assemble_context (tool-answer.ts);
+ * refusals are redacted too.
  */
 
 export interface ToolAnswer {
@@ -43,7 +47,8 @@ export interface InspectArgs {
 }
 
 const tokenizer = (): Tokenizer => counterFor('o200k_base');
-const refuse = (text: string): ToolAnswer => ({ text, isError: true });
+/** A refusal is the engine's own sentence, but it may quote an argument or a file: redacted like every output. */
+const refuse = (text: string): ToolAnswer => ({ text: redactOutput(text), isError: true });
 
 /** Errors people can act on become the tool's error text; anything else is a bug and propagates. */
 export function guarded(run: () => ToolAnswer): ToolAnswer {
@@ -80,7 +85,7 @@ export function assembleContext(root: string, args: AssembleArgs): ToolAnswer {
     }
     const snapshot = loadSnapshot({ root, task: taskArg(root, args.task), cwd: root, policy });
     const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
-    return { text: contextText(assembly), isError: false, manifest: assembly.manifest };
+    return { text: redactOutput(contextText(assembly)), isError: false, manifest: assembly.manifest };
   });
 }
 
@@ -93,8 +98,10 @@ function admit(snapshot: Snapshot, name: string, args: unknown, outcome: ToolOut
   const { policy, root } = snapshot;
   const store = openOffloadStore(path.resolve(root, policy.offload.dir), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb });
   const call = { id: `mcp-${name}`, name, arguments: JSON.stringify(args) };
-  const admitted = admitToolResults([{ call, outcome }], { policy, tokenizer: tokenizer(), store, display: (abs) => displayPath(root, abs) });
-  return { text: admitted.value[0].text, isError: !outcome.ok };
+  const [admitted] = admitToolResults([{ call, outcome }], { policy, tokenizer: tokenizer(), store, display: (abs) => displayPath(root, abs) }).value;
+  if (!outcome.ok) return refuse(admitted.text);
+  const offloaded = admitted.offloaded ? { path: admitted.offloaded, tokens: admitted.originalTokens } : undefined;
+  return { text: wrapToolAnswer(policy, outcome.source, admitted.text, offloaded), isError: false };
 }
 
 function context(snapshot: Snapshot): ToolContext {

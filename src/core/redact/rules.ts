@@ -53,8 +53,17 @@ const random = (min: number) => (s: string) => entropy(s) >= min && hasDigit(s) 
 /** Paths, URLs and namespaced keys (`/oauth2/v2.0/token`, `msal.cache.encryption`): names of things, not secrets. */
 const REFERENCE = /^(?:\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)|^[A-Za-z][A-Za-z0-9]*(?:[.:][A-Za-z][A-Za-z0-9]*)+$/;
 
+/**
+ * Names of code as runtimes print them, never secrets: an object id (`android.os.BinderProxy@2bd79ce`, `Foo@1a2b3c`),
+ * a generated or inner class (`Foo$$EnhancerBySpringCGLIB$$1a2b3c4d`, `MainActivity$1`). A class name (capitalised,
+ * optionally package-qualified), then `$` parts, then an identity hash of 5 to 8 hex digits holding a letter (so
+ * `Admin@123` stays a password).
+ */
+const CODE_NAME = /^(?:[a-z_][a-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:\$\$?(?:[A-Z][A-Za-z0-9_]*|[0-9a-f]+))*(?:@(?=[0-9]{0,7}[a-f])[0-9a-f]{5,8})?$/;
+export const codeName = (s: string): boolean => /[$@]/.test(s) && CODE_NAME.test(s);
+
 export function literalSecret(value: string, quoted: boolean): boolean {
-  if (value.length < 6 || PLACEHOLDER.test(value) || EXAMPLE.test(value) || REFERENCE.test(value) || /\s/.test(value)) return false;
+  if (value.length < 6 || PLACEHOLDER.test(value) || EXAMPLE.test(value) || REFERENCE.test(value) || /\s/.test(value) || codeName(value)) return false;
   const h = entropy(value);
   if (h < 2.3) return false;
   if (quoted) return hasDigit(value) || /[^A-Za-z0-9]/.test(value) || /[a-z]/.test(value) === /[A-Z]/.test(value) ? value.length >= 6 : value.length >= 12;
@@ -72,10 +81,56 @@ const namesItself = (value: string, name = '') => squash(value).length > 0 && sq
  * query-string `&` (env files, YAML, properties, logfmt, URLs). In code it is an operator or a separator:
  * `apiKey: tokenProvider ?? apiKey,` is a variable.
  */
+const after = (m: RegExpExecArray) => m.input.slice(m.index + m[0].length, m.index + m[0].length + 80);
 function configTail(m: RegExpExecArray): boolean {
-  const rest = m.input.slice(m.index + m[0].length, m.index + m[0].length + 80);
-  return /^(?:[ \t]*(?:\r?\n|$)|[ \t]+#|[ \t]+[A-Za-z_][\w.-]*=|&|["'<>])/.test(rest);
+  return /^(?:[ \t]*(?:\r?\n|$)|[ \t]+#|[ \t]+[A-Za-z_][\w.-]*=|&|["'<>])/.test(after(m));
 }
+
+/**
+ * After an unquoted value: more words of a log line or a shell command (`password=V from 10.0.0.1`, `pwd=V user bob`,
+ * `PGPASSWORD=V psql`, `api_key=V (invalid)`, `pass:V -out f`). Not an operator or a keyword of code (`x = key2 if ok else y`,
+ * `token = t1 as string`, `WHERE pwd = h1 AND`), which make the value an expression.
+ */
+function proseTail(m: RegExpExecArray): boolean {
+  return /^[ \t]+(?!(?:if|else|or|and|not|in|is|as|instanceof|typeof|satisfies|then|unless|when)\b)(?:[A-Za-z0-9([]|--?[A-Za-z])/i.test(after(m));
+}
+
+/** Punctuation that ends a value in a log (`token: V,`, `secret=V;`, `(key=V)`). */
+const punctTail = (m: RegExpExecArray) => /^[,;)]/.test(after(m));
+
+/**
+ * An identifier-shaped value that is random rather than a name: letters and at least two separate runs of digits
+ * (`hunter2Xy9`, `S3cr3tPass`, `Pa55w0rd1`), the way generated and leet passwords look and variable names
+ * (`token1`, `base64Key`, `sha256Digest`) do not.
+ */
+const randomIdentifier = (s: string) => s.length >= 8 && hasLetter(s) && (s.match(/\d+/g) ?? []).length >= 2;
+
+/** The unquoted value of a secret-named key: a literal secret, judged with what follows it when it could be code. */
+function unquotedSecret(s: string, m: RegExpExecArray): boolean {
+  if (!literalSecret(s, false) || namesItself(s, m.groups?.name)) return false;
+  if (!/^[A-Za-z_$][\w$]*!?$/.test(s)) return true;
+  return configTail(m) || proseTail(m) || (randomIdentifier(s) && punctTail(m));
+}
+
+/** Credential words too short or too common in prose to take a value after a space only: `pass 12 tests`, `pw`, `sas`. */
+const SHORT_WORD = /(?:^|[^A-Za-z])(?:pass|pw|sas|key_base|credentials?)$/i;
+
+/**
+ * A value given after a name and a space only (`client_secret V rejected`, `wrong password V for root`): prose as
+ * much as a key-value pair, so the value must look generated. Letters and digits, not a word with a number
+ * (`Manager2`), not a hash, a UUID, a date, a version or a path (those are what log lines name after `token`).
+ */
+function spacedSecret(s: string, m: RegExpExecArray): boolean {
+  if (SHORT_WORD.test(m.groups?.name ?? '') || /[(=:]/.test(s) || /^[&"'<>]/.test(after(m))) return false;
+  if (!literalSecret(s, false) || namesItself(s, m.groups?.name) || !hasDigit(s) || !hasLetter(s)) return false;
+  if (/^(?:0x)?[0-9a-f]+$/i.test(s) || /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(s) || /^\d{4}-\d\d-\d\d|^v?\d+(?:\.\d+)+/.test(s)) return false;
+  if (s.includes('/') && (/\.[A-Za-z]{1,5}$/.test(s) || /^[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+$/.test(s))) return false;
+  if (/^[ \t]*[=(:.[{]/.test(after(m))) return false;
+  return /^[A-Za-z_$][\w$]*$/.test(s) ? randomIdentifier(s) : true;
+}
+
+/** A command-line value: a literal (not `$VAR`, `-h`, `"$(…)"`, a placeholder), of at least 4 characters. */
+const commandValue = (s: string) => s.length >= 4 && !/^-/.test(s) && !PLACEHOLDER.test(s) && !EXAMPLE.test(s) && !EXPRESSION.test(s);
 
 /** A case-insensitive spelling of a word without the `i` flag (the rest of the pattern stays case-sensitive). */
 const ci = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
@@ -86,15 +141,29 @@ const CAMEL = ['Password', 'Passwd', 'Passphrase', 'Pwd', 'Secret', 'Token', 'Cr
  * A name that holds a secret: its last part (split on `_ - .` and camelCase) is a credential word, or a key
  * qualified as one (`api_key`, `secretKey`, `AccessKey`). `token_type`, `tokenizer`, `passwordField`, `cacheKey` are not.
  */
-const NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?<![A-Za-z])(?:${[...SECRET_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')}))`;
+/** Shell variables glue the credential word to a prefix in capitals: `PGPASSWORD`, `MYSQLPWD`, `CSRFTOKEN`. */
+const GLUED = ['PASSWORD', 'PASSWD', 'PWD', 'SECRET', 'TOKEN', 'APIKEY'];
+const NAME = `[A-Za-z0-9_.-]{0,48}?(?:(?<![A-Za-z])(?:${[...SECRET_WORDS, ...KEY_QUALIFIERS.map((q) => `${q}[_.-]?key`)].map(ci).join('|')})|(?<=[a-z0-9])(?:${CAMEL.join('|')})|(?:${GLUED.join('|')})(?<=[A-Z0-9](?:${GLUED.join('|')})))`;
+
+/**
+ * A value ends at a JSON escape (`\n`, `\t`, `\"`, `\u…`): a serialized request or manifest is redacted as text
+ * too, and the next line's first word is not part of the value. Another backslash is part of it (`Pa\ss`).
+ */
+const JSON_ESCAPE = '\\\\[nrtbfu"\\\\/]';
+const LONE_BACKSLASH = '\\\\(?![nrtbfu"\\\\/])';
+
+/** The start of a command in a shell line or a log of one: the line's start, a space, a path, or a shell operator. */
+const CMD = '(?:^|(?<=[\\s/;|&(`\'"]))';
 
 const isPlainValue = (v: string) => !PLACEHOLDER.test(v) && !EXPRESSION.test(v) && v.length >= 8;
 
 /**
  * A text that matches none of these cannot match any rule (each rule needs one of them): the pass skips it after
- * one cheap scan. Keep it in step with RULES (the corpus test checks every secret spelling against it).
+ * one cheap scan. Keep it in step with RULES (the corpus test checks every secret spelling against it). Each word
+ * added costs every line of every log: the command names here (`mysql`, `sqlcmd`, `curl`, `cli -a`) are the ones
+ * measured to keep the pre-check within a few percent; `login` or `redis-cli` made it twice as slow.
  */
-export const HINT = /key|token|pass|pwd|pw|secret|credential|sas|authorization|bearer|:\/\/|A(?:KIA|SIA|BIA|CCA|3T)|gh[pousr]_|github_pat_|gl(?:pat|ptt|rt|dt)-|xox|_live_|_test_|whsec_|sk-|AIza|GOCSPX|npm_|pypi-|hf_|SG\.|_v1_|shp|eyJ/i;
+export const HINT = /key|token|pass|pwd|pw|secret|credential|sas|authorization|bearer|mysql|mariadb|sqlcmd|curl|cli -a|:\/\/|A(?:KIA|SIA|BIA|CCA|3T)|gh[pousr]_|github_pat_|gl(?:pat|ptt|rt|dt)-|xox|_live_|_test_|whsec_|sk-|AIza|GOCSPX|npm_|pypi-|hf_|SG\.|_v1_|shp|eyJ/i;
 
 export const RULES: SecretRule[] = [
   {
@@ -149,6 +218,33 @@ export const RULES: SecretRule[] = [
     accept: (s) => s.trim().length >= 4 && !PLACEHOLDER.test(s.trim()),
   },
   {
+    id: 'command-line-secret',
+    description: 'a credential given as a command-line option (`--password V`, `--api-key=V`, `-storepass V`)',
+    re: /(?<![\w-])(?:--(?:[a-z]+-){0,3}(?:password|passwd|pass|pwd|passphrase|token|secret|api-?key)|-(?:storepass|keypass|srcstorepass|deststorepass|passin|passout))(?:=|[ \t]+)(?<q>["']?)(?<secret>[^\s"'`]{1,512})\k<q>(?=$|[\s;|&)])/g,
+    accept: (s) => commandValue(s) && literalSecret(s, false),
+  },
+  {
+    id: 'command-line-secret',
+    description: 'a MySQL / MariaDB client password glued to -p (`mysql -u root -pS3cr3t db`); `-p` alone prompts',
+    re: new RegExp(`[ \\t]-p(?=["']?[^\\s"'\`-])(?<=${CMD}(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlslap|mysqlbinlog|mysqlsh|mariadb|mariadb-dump|mariadb-admin)[ \\t][^\\n]{0,256}-p)(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`, 'gm'),
+    accept: commandValue,
+  },
+  {
+    id: 'command-line-secret',
+    description: 'a password given to a client as its option (`redis-cli -a V`, `sshpass -p V`, `sqlcmd -P V`)',
+    re: new RegExp(
+      `[ \\t]-[apP](?=[ \\t]+["']?[^\\s"'\`-])(?<=${CMD}(?:redis-cli[ \\t][^\\n]{0,256}-a|sshpass[ \\t](?:[^\\n]{0,64}[ \\t])?-p|sqlcmd[ \\t][^\\n]{0,256}-P))[ \\t]+(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`,
+      'gm',
+    ),
+    accept: commandValue,
+  },
+  {
+    id: 'command-line-secret',
+    description: 'the password of curl\'s user option (`curl -u user:V`, `--user user:V`)',
+    re: new RegExp(`[ \\t](?:-u|--user)(?:[ \\t]+|=)(?<=${CMD}curl[ \\t][^\\n]{0,512})(?<q>["']?)[^\\s:"'\`]{1,128}:(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`, 'gm'),
+    accept: commandValue,
+  },
+  {
     id: 'assigned-secret',
     description: 'a credential-named key given a quoted literal value',
     re: new RegExp(`(?<![A-Za-z0-9_.-])(?<q1>["']?)(?<name>${NAME})\\k<q1>\\s*(?::=|=>|=(?![=>~])|:(?![:=]))\\s*(?<q>["'\`])(?<secret>[^"'\`\\n]{1,512})\\k<q>`, 'g'),
@@ -156,8 +252,12 @@ export const RULES: SecretRule[] = [
   },
   {
     id: 'assigned-secret',
-    description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings)',
-    re: new RegExp(`(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *)(?<secret>[^\\s"'\`,;&)<>]{1,512})(?=$|[\\s&"'<>])`, 'gm'),
-    accept: (s, m) => literalSecret(s, false) && !namesItself(s, m.groups?.name) && (!/^[A-Za-z_$][\w$]*!?$/.test(s) || configTail(m)),
+    description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings, logs), or its value after a space',
+    // One pattern for both: a second would scan every text again for the same names (the costly part).
+    re: new RegExp(
+      `(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *|(?<spaced>[ \\t]+))(?<secret>(?:[^\\s"'\`,;&)<>\\\\]|${LONE_BACKSLASH}){1,512})(?=$|[\\s&"'<>,;)]|${JSON_ESCAPE})`,
+      'gm',
+    ),
+    accept: (s, m) => (m.groups?.spaced === undefined ? unquotedSecret(s, m) : spacedSecret(s, m)),
   },
 ];

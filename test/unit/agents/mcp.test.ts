@@ -93,7 +93,7 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
   it('read_document reads a document through the chain and refuses ../../etc/passwd', async () => {
     const ok = await call('read_document', { path: 'docs/architecture.md' });
     assert.equal(ok.isError, false);
-    assert.match(textOf(ok), /^docs\/architecture\.md\n\n# Payment service architecture\n/);
+    assert.match(textOf(ok), /^<tool-output source="docs\/architecture\.md" trust="tool-output">\ndocs\/architecture\.md\n\n# Payment service architecture\n[\s\S]*\n<\/tool-output>$/);
     const refused = await call('read_document', { path: '../../etc/passwd' });
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'read_document: "../../etc/passwd" is not returned: the path must be a workspace-relative path, as listed in <available-documents>');
@@ -101,20 +101,21 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
 
   it('search_workspace finds matches, limited to a glob, and sees an edit made after the server started', async () => {
     const r = textOf(await call('search_workspace', { pattern: 'paymentMethod is required', glob: 'src/**' }));
-    assert.equal(r, 'files matching src/**: 1 matching line in 1 file for "paymentMethod is required"\nsrc/main/java/com/acme/payments/api/PaymentRequest.java:45:   @NotNull(message = "paymentMethod is required")');
+    const wrapped = (query: string, body: string) => `<tool-output source="search:&quot;${query}&quot;" trust="tool-output">\n${body}\n</tool-output>`;
+    assert.equal(r, wrapped('paymentMethod is required', 'files matching src/**: 1 matching line in 1 file for "paymentMethod is required"\nsrc/main/java/com/acme/payments/api/PaymentRequest.java:45:   @NotNull(message = "paymentMethod is required")'));
     fs.writeFileSync(path.join(root, 'docs', 'fresh-note.md'), '# Fresh\n\nzebra-quartz marker\n');
-    assert.equal(textOf(await call('search_workspace', { pattern: 'zebra-quartz' })), '1 matching line in 1 file for "zebra-quartz"\ndocs/fresh-note.md:3: zebra-quartz marker');
+    assert.equal(textOf(await call('search_workspace', { pattern: 'zebra-quartz' })), wrapped('zebra-quartz', '1 matching line in 1 file for "zebra-quartz"\ndocs/fresh-note.md:3: zebra-quartz marker'));
   });
 
   it('inspect_offloaded counts and greps a workspace file with context, and refuses a path outside the workspace', async () => {
     const r = await call('inspect_offloaded', { path: 'application.log', count: true, grep: 'corr=2c81d0f4', context: 0 });
     assert.equal(r.isError, false);
     const text = textOf(r);
-    assert.ok(text.startsWith('application.log (count):\n5543 lines (5543 non-empty), 975917 bytes'), text.slice(0, 200));
-    assert.match(text, /\n\napplication\.log \(grep\):\n {3}338: .*\n {3}339: .*\n {3}340: .*\n--\n {3}349: .*Completed 400 BAD_REQUEST in 14ms\n4 matching lines$/);
+    assert.ok(text.startsWith('<tool-output source="application.log" trust="tool-output">\napplication.log (count):\n5543 lines (5543 non-empty), 975917 bytes'), text.slice(0, 200));
+    assert.match(text, /\n\napplication\.log \(grep\):\n {3}338: .*\n {3}339: .*\n {3}340: .*\n--\n {3}349: .*Completed 400 BAD_REQUEST in 14ms\n4 matching lines\n<\/tool-output>$/);
     // The request's form, which the trimmer's "inspect with …" hints use, gives the same grep.
     const hinted = await call('inspect_offloaded', { path: 'application.log', op: 'grep', pattern: 'corr=2c81d0f4' });
-    assert.match(textOf(hinted), /^application\.log \(grep\):\n {3}337- .*\n {3}338: .*corr=2c81d0f4[\s\S]*\n4 matching lines$/);
+    assert.match(textOf(hinted), /^<tool-output source="application\.log" trust="tool-output">\napplication\.log \(grep\):\n {3}337- .*\n {3}338: .*corr=2c81d0f4[\s\S]*\n4 matching lines\n<\/tool-output>$/);
     const refused = await call('inspect_offloaded', { path: '/etc/passwd', head: 3 });
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'inspect_offloaded: /etc/passwd: outside the workspace and the offload store: not inspectable');
@@ -122,13 +123,13 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
 
   it('a result over the tool-results cap is trimmed as in the tool loop, its full text stored where inspect_offloaded reads it', async () => {
     const text = textOf(await call('inspect_offloaded', { path: 'application.log', grep: 'paymentMethod is required' }));
-    const m = /\n\[trimmed: (\d+) of (\d+) lines kept; the full result is at (\.context\/offload\/inspect_offloaded-[^ ]+\.txt) \(inspect_offloaded reads it\)\]$/.exec(text);
+    const m = /\n\[trimmed: (\d+) of (\d+) lines kept; the full result is at (\.context\/offload\/inspect_offloaded-[^ ]+\.txt) \(inspect_offloaded reads it\)\]\n<\/tool-output>$/.exec(text);
     assert.ok(m, text.slice(-300));
     assert.ok(Number(m[1]) < Number(m[2]));
     const stored = fs.readFileSync(path.join(root, m[3]), 'utf8');
     assert.ok(stored.startsWith('application.log (grep):\n'));
     const back = textOf(await call('inspect_offloaded', { path: m[3], count: true }));
-    assert.equal(back.split('\n')[0], `${m[3]} (count):`);
+    assert.equal(back.split('\n')[1], `${m[3]} (count):`);
   });
 
   it('answers malformed calls with errors and keeps serving', async () => {

@@ -45,6 +45,42 @@ describe('redaction corpus (test/fixtures/secrets)', () => {
     assert.equal(redact(file).text, file, 'the corpus as one file is unchanged too');
   });
 
+  // Issue 24, item 5: each spelling with a value shaped like an identifier and one full of punctuation.
+  const ITEM5: [string, string][] = [
+    ['password=V from 10.0.0.1', 'assigned-secret'],
+    ['pwd=V user bob', 'assigned-secret'],
+    ['mysql --password V -h db', 'command-line-secret'],
+    ['mysql -u root -pV db', 'command-line-secret'],
+    ['PGPASSWORD=V psql', 'assigned-secret'],
+    ['token: V,', 'assigned-secret'],
+    ['secret=V;', 'assigned-secret'],
+    ['api_key=V (invalid)', 'assigned-secret'],
+    ['client_secret V rejected', 'assigned-secret'],
+    ['passwd:V for root', 'assigned-secret'],
+  ];
+  for (const [shape, rule] of ITEM5) {
+    it(`redacts only the value of "${shape}", whatever the value looks like`, () => {
+      for (const v of ['hunter2Xy9', 'Zq8!kLm2#xR', 'S3cr3tPass', 'q7Hd2Lm9Xr4/Tz8Kp1Vw6N']) {
+        const line = shape.replace('V', v);
+        const r = redact(line);
+        assert.equal(r.text, shape.replace('V', `[REDACTED:${rule}]`), line);
+        assert.deepEqual(r.found, [{ rule, line: 1 }]);
+        assert.equal(redact(`2026-11-12T09:00:01Z ERROR ${line} (attempt 2)`).text.includes(v), false, `in a log line: ${line}`);
+      }
+    });
+  }
+
+  it('keeps object ids, generated class names and hashes that follow a credential word byte-identical', () => {
+    for (const line of [
+      'Bad activity token: android.os.BinderProxy@2bd79ce',
+      'token=Foo@1a2b3c',
+      'secret: com.acme.SecretService$$EnhancerBySpringCGLIB$$1a2b3c4d',
+      'tokenProvider=MainActivity$1@5e6f7a8',
+      'credentials: Foo$$FastClassBySpringCGLIB$$9f8e7d6c, retrying',
+    ]) assert.equal(redact(line).text, line);
+    assert.equal(redact('password=Admin@123 user bob').text, 'password=[REDACTED:assigned-secret] user bob', 'a password with @ and digits is not an object id');
+  });
+
   it('reports the line of each secret in a multi-line text, after a multi-line private key', () => {
     const text = ['a', '-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA7bq9', '-----END RSA PRIVATE KEY-----', `x ${SECRETS[0].secret}`, 'DB_PASS=hunter22'].join('\n');
     const r = redact(text);
@@ -72,6 +108,29 @@ describe('redaction corpus (test/fixtures/secrets)', () => {
       ['hunter22', 'Winter2026!', 'xxxxxxxx', 'password', 'abc', '${TOKEN}', 'getToken()', 'result.AccessToken!', 'aaaaaaaa1'].map((v) => literalSecret(v, false)),
       [true, true, false, false, false, false, false, false, false],
     );
+  });
+
+  it('leaves every line of code byte-identical inside serialized JSON too (request.json and the manifest are redacted as text)', () => {
+    const changed = CODE.map((line) => JSON.stringify({ content: `a\n${line}\nb` })).filter((json) => redact(json).text !== json);
+    assert.deepEqual(changed, []);
+  });
+
+  it('stays linear on the command-line and spaced spellings: doubling a hostile line at most about doubles its time', () => {
+    const hostile = [' -p', ' -px', ' -a ', ' -u a', ' --user=a:', '--password ', '--a-b-c-password=', 'password ', 'client_secret a1b2c3 ', 'AAAAAAAAAAAAPASSWORD=', 'token: a1b2c3d4, ', '\\npassword=\\n'];
+    const prefix = ['mysql ', 'mysql ', 'redis-cli ', 'curl ', 'curl ', '', '', '', '', '', '', ''];
+    const time = (text: string) => {
+      const t0 = process.hrtime.bigint();
+      redact(text);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    hostile.forEach((unit, i) => {
+      const base = prefix[i] + unit.repeat(Math.ceil(100_000 / unit.length));
+      time(base);
+      const one = Math.min(time(base), time(base));
+      const two = Math.min(time(base + base), time(base + base));
+      assert.ok(two < 4 * one + 50, `${JSON.stringify(unit)}: ${one.toFixed(1)} ms, doubled ${two.toFixed(1)} ms`);
+      assert.ok(two < 2000, `${JSON.stringify(unit)} doubled: ${two.toFixed(1)} ms`);
+    });
   });
 
   it('stays linear on hostile input (bounded patterns): 200 000 characters of near-matches', () => {
