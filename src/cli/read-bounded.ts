@@ -13,7 +13,7 @@ export function readRegularFile(abs: string, label: string, limit: number): stri
     fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new InputError(`cannot be read (${code ?? (e as Error).message})`, label);
   }
   try {
