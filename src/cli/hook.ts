@@ -94,8 +94,23 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   }
 }
 
-async function readAll(): Promise<string> {
+/** A hook event is a few KiB (a prompt, a session id, paths); stdin is read no further than this. */
+export const HOOK_STDIN_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The whole of a stream, or an error once it passes `limit` bytes (the stream is then left unread, not drained). */
+export async function readBounded(stream: NodeJS.ReadableStream, limit = HOOK_STDIN_MAX_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > limit) {
+      (stream as NodeJS.ReadStream).destroy?.();
+      throw new Error(`it is larger than ${limit / 1024 / 1024} MiB; not read`);
+    }
+    chunks.push(buf);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const readAll = () => readBounded(process.stdin);
