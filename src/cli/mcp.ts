@@ -7,6 +7,7 @@ import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
 import { InputError } from '../core/errors';
 import { mcpSdk } from '../vendor/load';
+import { BoundedStdioTransport } from './mcp-transport';
 import type { Manifest } from '../core/report/manifest';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 
@@ -33,15 +34,22 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
   // A line that is not JSON-RPC, or a transport failure: logged, and the server keeps serving.
   server.server.onerror = (error) => log(`ctxctl mcp: ${error.message}\n`);
   let lastManifest: Manifest | undefined;
-  const call = (name: string, run: () => ToolAnswer) => {
+  const call = (name: string, run: () => ToolAnswer, args: Record<string, unknown> = {}) => {
     const started = Date.now();
+    const oversized = oversizedArgument(name, args);
+    if (oversized) {
+      log(`ctxctl mcp: ${name} refused: ${oversized}\n`);
+      return text({ text: oversized, isError: true });
+    }
     try {
       const answer = run();
       log(`ctxctl mcp: ${name} ${answer.isError ? 'refused' : 'answered'} in ${Date.now() - started} ms\n`);
-      return text(answer);
+      return text(answer.isError ? { ...answer, text: capEchoes(answer.text, args) } : answer);
     } catch (e) {
-      log(`ctxctl mcp: ${name} failed: ${(e as Error).stack ?? e}\n`);
-      return text({ text: `${name}: internal error: ${(e as Error).message}`, isError: true });
+      // One line: a stack trace is for a bug report (CTXCTL_DEBUG=1), not for every client's log.
+      const message = capEchoes(((e as Error).message ?? String(e)).split('\n')[0], args);
+      log(`ctxctl mcp: ${name} failed: ${process.env.CTXCTL_DEBUG ? ((e as Error).stack ?? e) : message}\n`);
+      return text({ text: `${name}: internal error: ${message}`, isError: true });
     }
   };
 
@@ -62,11 +70,15 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      call('assemble_context', () => {
-        const answer = assembleContext(root, args);
-        if (answer.manifest) lastManifest = answer.manifest;
-        return answer;
-      }),
+      call(
+        'assemble_context',
+        () => {
+          const answer = assembleContext(root, args);
+          if (answer.manifest) lastManifest = answer.manifest;
+          return answer;
+        },
+        args,
+      ),
   );
   server.registerTool(
     'read_document',
@@ -82,7 +94,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('read_document', () => readDocumentTool(root, args)),
+    (args) => call('read_document', () => readDocumentTool(root, args), args),
   );
   server.registerTool(
     'search_workspace',
@@ -97,7 +109,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('search_workspace', () => searchWorkspaceTool(root, args)),
+    (args) => call('search_workspace', () => searchWorkspaceTool(root, args), args),
   );
   server.registerTool(
     'inspect_offloaded',
@@ -121,7 +133,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('inspect_offloaded', () => inspectTool(root, fromRequestForm(args))),
+    (args) => call('inspect_offloaded', () => inspectTool(root, fromRequestForm(args)), args),
   );
 
   server.registerResource(
@@ -152,6 +164,37 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(readPolicy(root), null, 2) }] }),
   );
   return server;
+}
+
+/** The longest task (literal text) a call may carry: about 50 000 tokens, more than any budget's task. */
+export const MAX_TASK_CHARS = 200_000;
+/** The longest path, heading, policy, pattern or glob a call may carry. */
+export const MAX_ARG_CHARS = 4096;
+/** How much of an argument a refusal quotes. */
+const ECHO_CHARS = 200;
+
+/** An argument shown in a message: its first characters and its length, never the whole of a long one. */
+export function echo(value: string): string {
+  return value.length > ECHO_CHARS ? `${value.slice(0, ECHO_CHARS)}… (${value.length} characters)` : value;
+}
+
+/** The refusal of a call with an argument above its limit, before the tool reads, offloads or tokenizes anything. */
+export function oversizedArgument(tool: string, args: Record<string, unknown>): string | undefined {
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') continue;
+    const limit = key === 'task' ? MAX_TASK_CHARS : MAX_ARG_CHARS;
+    if (value.length > limit) return `${tool}: ${key} is ${value.length} characters, above the limit of ${limit}: refused ("${echo(value)}")`;
+  }
+  return undefined;
+}
+
+/** A refusal's text with every long argument it repeats cut to its start and length. */
+export function capEchoes(text: string, args: Record<string, unknown>): string {
+  let out = text;
+  for (const value of Object.values(args)) {
+    if (typeof value === 'string' && value.length > ECHO_CHARS && out.includes(value)) out = out.split(value).join(echo(value));
+  }
+  return out;
 }
 
 function readWorkspace(root: string) {
@@ -187,11 +230,9 @@ export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
   const root = path.resolve(values.workspace ?? process.cwd());
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', values.workspace ?? root);
   const server = createServer(root, io.stderr);
-  const stdin = (io.input ?? process.stdin) as NodeJS.ReadStream;
-  const transport = new (mcpSdk().StdioServerTransport)(stdin, (io.output ?? process.stdout) as NodeJS.WriteStream);
+  const transport = new BoundedStdioTransport(io.input ?? process.stdin, io.output ?? process.stdout, io.stderr);
   const closed = new Promise<number>((resolve) => {
     transport.onclose = () => resolve(0);
-    stdin.once('end', () => void server.close());
   });
   await server.connect(transport);
   io.stderr(`ctxctl mcp: serving ${root} over stdio\n`);
