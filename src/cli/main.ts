@@ -157,6 +157,12 @@ function failed(e: unknown, io: Io): number {
     io.stderr(`ctxctl: ${e.message}\n\n${USAGE}\n`);
     return 2;
   }
+  // A file-system error that escaped a command names its file: bad input (exit 2), not a bug, on one line.
+  const fsError = e as NodeJS.ErrnoException;
+  if (typeof fsError?.code === 'string' && typeof fsError.path === 'string' && /^E[A-Z]+$/.test(fsError.code)) {
+    io.stderr(`ctxctl: ${fsError.path}: cannot ${fsError.syscall === 'open' || fsError.syscall === 'read' ? 'read' : 'use'} it (${fsError.code})\n`);
+    return 2;
+  }
   // One line, never a stack trace (CTXCTL_DEBUG=1 prints it, for a bug report).
   io.stderr(`ctxctl: internal error: ${process.env.CTXCTL_DEBUG ? ((e as Error).stack ?? e) : ((e as Error).message ?? String(e)).split('\n')[0]}\n`);
   return 1;
