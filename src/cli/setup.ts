@@ -95,13 +95,22 @@ function refuseOutside(root: string, abs: string, label: string): void {
   const realRoot = fs.realpathSync(root);
   let existing = abs;
   // lstat, not exists: a dangling link (`.claude -> /nowhere`) is there, and is refused below rather than skipped.
-  while (!fs.lstatSync(existing, { throwIfNoEntry: false }) && existing !== root) existing = path.dirname(existing);
+  while (!lstatOrNone(existing) && existing !== root) existing = path.dirname(existing);
   const real = attempt(label, 'leads through a dangling symbolic link: not read or written', () => fs.realpathSync(existing));
   if (existing !== abs && !fs.statSync(real).isDirectory()) throw new InputError(`${path.relative(root, existing)} is not a folder: not read or written`, label);
   const inside = path.relative(realRoot, real);
-  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  const st = lstatOrNone(abs);
   if (inside.startsWith('..') || path.isAbsolute(inside) || (st && !st.isFile())) {
     throw new InputError(`${st && !st.isFile() ? 'is not a regular file (a link or a folder)' : 'leads outside the workspace through a symbolic link'}: not read or written`, label);
+  }
+}
+
+/** The entry itself (a link not followed), or undefined when there is none, a file on its way included (ENOTDIR). */
+function lstatOrNone(abs: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(abs);
+  } catch {
+    return undefined;
   }
 }
 
