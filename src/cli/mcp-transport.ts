@@ -15,8 +15,8 @@ export class BoundedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private readonly framer: LineFramer;
-  /** Requests passed to the server and not answered yet. */
-  private readonly pending = new Set<RequestId>();
+  /** Requests passed to the server and not answered yet, by id (a client may reuse one). */
+  private readonly pending = new Map<RequestId, number>();
   private ended = false;
   private closed = false;
   private lineNo = 0;
@@ -60,8 +60,9 @@ export class BoundedStdioTransport implements Transport {
       return;
     }
     const m = framed.message;
-    if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) this.pending.add(m.id);
-    if (m.method === 'notifications/cancelled') this.pending.delete((m.params as { requestId?: RequestId } | undefined)?.requestId as RequestId);
+    if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
+    // A cancelled request gets no answer from the SDK: it is no longer waited for.
+    if (m.method === 'notifications/cancelled') this.answered((m.params as { requestId?: RequestId } | undefined)?.requestId);
     this.onmessage?.(m as JSONRPCMessage);
   }
 
@@ -74,9 +75,16 @@ export class BoundedStdioTransport implements Transport {
     const m = message as { id?: RequestId; method?: string };
     await this.write(message);
     if (m.method === undefined && m.id !== undefined) {
-      this.pending.delete(m.id);
+      this.answered(m.id);
       this.closeWhenAnswered();
     }
+  }
+
+  private answered(id: RequestId | undefined): void {
+    if (id === undefined) return;
+    const left = (this.pending.get(id) ?? 0) - 1;
+    if (left > 0) this.pending.set(id, left);
+    else this.pending.delete(id);
   }
 
   private write(message: JSONRPCMessage | ErrorAnswer): Promise<void> {

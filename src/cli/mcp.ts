@@ -6,6 +6,7 @@ import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
 import { InputError } from '../core/errors';
+import { MAX_TOKENS } from '../core/policy';
 import { mcpSdk } from '../vendor/load';
 import { BoundedStdioTransport } from './mcp-transport';
 import type { Manifest } from '../core/report/manifest';
@@ -64,7 +65,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
         'selected, rejected, trimmed, offloaded and indexed source with its reason and tokens, and the FINAL REQUEST count. Read-only.',
       inputSchema: {
         task: z.string().min(1).describe('The task or question, as literal text, or a workspace-relative path of a task file (e.g. ticket.md).'),
-        max_input: z.number().int().positive().optional().describe('Token budget for the whole request; default: window − output_reserve − margin of the policy.'),
+        max_input: z.number().int().positive().max(MAX_TOKENS).optional().describe('Token budget for the whole request; default: window − output_reserve − margin of the policy.'),
         policy: z.string().optional().describe('Workspace-relative path of another policy file; default .context/policy.yaml.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

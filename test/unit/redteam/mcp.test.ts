@@ -103,6 +103,18 @@ describe('red team: the MCP server on hostile frames', () => {
     for (let id = 1; id <= 20; id++) assert.equal(byId(r.answers, id).length, 1, `request ${id} answered once`);
   });
 
+  it('two requests with the same id, and max_input 1e12: both answered before the end; the envelope refused, not taken', () => {
+    const r = serve(workspace({ 'a.md': '# A\n' }), [call(5, 'assemble_context', { task: 'what is A?', max_input: 1e12 }), call(5, 'read_document', { path: 'a.md' })]);
+    assert.equal(r.code, 0, r.err);
+    const both = byId(r.answers, 5);
+    assert.equal(both.length, 2);
+    const refusal = both.find((a) => /max_input|window/.test(textOf(a)) || a.error);
+    assert.ok(refusal, JSON.stringify(both).slice(0, 500));
+    assert.ok(refusal.result?.isError === true || refusal.error !== undefined);
+    assert.match(textOf(refusal) || refusal.error!.message, /max_input.*(100000000|1e8)|(100000000|1e8).*max_input/);
+    assert.ok(both.some((a) => /# A/.test(textOf(a))));
+  });
+
   it('a last line with no newline and CRLF line ends are read; blank lines are skipped without an answer', () => {
     const root = workspace({});
     const input = [INIT, INITIALIZED, list(1)].map((l) => JSON.stringify(l)).join('\r\n') + '\r\n\r\n\n' + JSON.stringify(list(2));
