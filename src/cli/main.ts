@@ -91,7 +91,6 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
   return n;
 }
 
-
 function preview(argv: string[], stdout: (s: string) => void): number {
   const v = parse(argv, PREVIEW_OPTIONS);
   if (v.help) {
