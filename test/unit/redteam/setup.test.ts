@@ -122,4 +122,21 @@ describe('red team: setup on large and odd configuration', () => {
     assert.equal(r.code, 2, r.err);
     assertOneLineError(r.err, /^ctxctl: \/dev\/zero: is not a regular file \(a device\): not read$/m);
   });
+
+  it('a Codex config nested 100 000 deep: exit 2 at its line and column; a 6 MB one-line array: merged, the diff bounded', () => {
+    const root = workspace({});
+    const deep = path.join(root, 'deep.toml');
+    fs.writeFileSync(deep, 'a = ' + '['.repeat(100_000) + '\n');
+    const r = spawnCli(['setup', 'codex', '--workspace', root, '--codex-config', deep, '--write']);
+    assert.equal(r.code, 2, r.err);
+    assertOneLineError(r.err, /^ctxctl: .*deep\.toml:1:\d+: invalid TOML: .*nested.*; nothing written$/m);
+    assert.equal(fs.readFileSync(deep, 'utf8').length, 100_005, 'untouched');
+    const wide = path.join(root, 'wide.toml');
+    fs.writeFileSync(wide, 'a = [' + '1,'.repeat(3_000_000) + ']\n');
+    const w = spawnCli(['setup', 'codex', '--workspace', root, '--codex-config', wide, '--write']);
+    assert.equal(w.timedOut, false);
+    assert.equal(w.code, 0, w.err);
+    assert.ok(w.out.length < 5000, `${w.out.length} characters`);
+    assert.match(fs.readFileSync(wide, 'utf8'), /\n\[mcp_servers\.context-control\]\ncommand = "ctxctl"\nargs = \["mcp"\]\n/);
+  });
 });
