@@ -95,7 +95,7 @@ if (process.argv.includes('--watch')) {
 
 // V8's code cache of the CLI's bundle (src/cli/load.ts reads it): made in a fresh node after one preview of the
 // bundled example, so it holds the bundle and every function that run compiled. It starts with the SHA-256 of the
-// bundle it belongs to. Without it the CLI still runs, compiling as it goes.
+// bundle and of the whole data (src/cli/load.ts checks both before V8 sees it). Without it the CLI still runs, compiling as it goes.
 function cacheCli() {
   const cache = 'dist/cli-main.js.cache';
   fs.rmSync(cache, { force: true });

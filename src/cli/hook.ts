@@ -5,6 +5,7 @@ import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/
 import { reinjection } from '../core/agents/reinject';
 import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
+import { redactOutput } from '../core/redact/output';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { loadSnapshot } from '../core/sources/snapshot';
 import { counterFor } from '../core/tokens';
@@ -78,14 +79,14 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
     if (event.name === 'SessionStart') {
       const snapshot = loadSnapshot({ root, task: '', cwd: root });
       const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens });
-      io.stdout(additionalContextOutput('SessionStart', result.text) + '\n');
+      io.stdout(additionalContextOutput('SessionStart', redactOutput(result.text)) + '\n');
       return 0;
     }
     const snapshot = loadSnapshot({ root, task: '', cwd: root }); // the prompt is text, never a path to read
     snapshot.task = { text: event.prompt, source: 'task', files: [] };
     const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
     const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
-    io.stdout(additionalContextOutput('UserPromptSubmit', text) + '\n');
+    io.stdout(additionalContextOutput('UserPromptSubmit', redactOutput(text)) + '\n');
     return 0;
   } catch (e) {
     if (e instanceof InputError) return warn(`${e.toString()}; nothing added`);
@@ -94,8 +95,23 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   }
 }
 
-async function readAll(): Promise<string> {
+/** A hook event is a few KiB (a prompt, a session id, paths); stdin is read no further than this. */
+export const HOOK_STDIN_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The whole of a stream, or an error once it passes `limit` bytes (the stream is then left unread, not drained). */
+export async function readBounded(stream: NodeJS.ReadableStream, limit = HOOK_STDIN_MAX_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > limit) {
+      (stream as NodeJS.ReadStream).destroy?.();
+      throw new Error(`it is larger than ${limit / 1024 / 1024} MiB; not read`);
+    }
+    chunks.push(buf);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const readAll = () => readBounded(process.stdin);

@@ -1,11 +1,10 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
-import { resolvePolicy } from '../core/policy';
+import { MAX_TOKENS, resolvePolicy } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
-import { redact } from '../core/redact/apply';
+import { redactingWriter } from '../core/redact/output';
 import { writeRecord } from '../core/report/record';
 import { workspaceSummaries } from '../core/session/summary-store';
 import { diskReader } from '../core/sources/reader';
@@ -22,6 +21,7 @@ import { sessionCommand } from './session-command';
 import { hookCommand, HOOK_USAGE } from './hook';
 import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
+import { previousRecord } from './record-folder';
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
@@ -87,16 +87,8 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got "${value}"`);
+  if (n > MAX_TOKENS) throw new UsageError(`${flag} must be at most ${MAX_TOKENS} tokens, got "${value}"`);
   return n;
-}
-
-/** The stable prefix's hash in the manifest a previous run left in the --out folder, so the trace says whether it changed. */
-function previousPrefix(out: string): string | undefined {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')) as { cache?: { prefix_hash?: string } }).cache?.prefix_hash;
-  } catch {
-    return undefined;
-  }
 }
 
 function preview(argv: string[], stdout: (s: string) => void): number {
@@ -113,7 +105,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const policy = resolvePolicy(loadPolicy(root, v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
-  const previousPrefixHash = typeof v.out === 'string' ? previousPrefix(v.out) : undefined;
+  const previousPrefixHash = typeof v.out === 'string' ? previousRecord(v.out).prefixHash : undefined;
   const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries, previousPrefixHash });
   if (typeof v.out === 'string') {
     writeRecord(v.out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
@@ -135,7 +127,7 @@ const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>
 export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {
   const [command, ...rest] = argv;
   // Everything printed passes the redaction rule set, like every file written.
-  const io: Io = { ...raw, stdout: (s) => raw.stdout(redact(s).text), stderr: (s) => raw.stderr(redact(s).text) };
+  const io: Io = { ...raw, stdout: redactingWriter(raw.stdout), stderr: redactingWriter(raw.stderr) };
   try {
     if (!command || command === '--help' || command === '-h' || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -162,6 +154,12 @@ function failed(e: unknown, io: Io): number {
   }
   if (e instanceof UsageError) {
     io.stderr(`ctxctl: ${e.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  // A file-system error that escaped a command names its file: bad input (exit 2), not a bug, on one line.
+  const fsError = e as NodeJS.ErrnoException;
+  if (typeof fsError?.code === 'string' && typeof fsError.path === 'string' && /^E[A-Z]+$/.test(fsError.code)) {
+    io.stderr(`ctxctl: ${fsError.path}: cannot ${fsError.syscall === 'open' || fsError.syscall === 'read' ? 'read' : 'use'} it (${fsError.code})\n`);
     return 2;
   }
   // One line, never a stack trace (CTXCTL_DEBUG=1 prints it, for a bug report).

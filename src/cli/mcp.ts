@@ -6,7 +6,10 @@ import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
 import { InputError } from '../core/errors';
+import { redactingWriter, redactOutput, redactOutputValue } from '../core/redact/output';
+import { MAX_TOKENS } from '../core/policy';
 import { mcpSdk } from '../vendor/load';
+import { BoundedStdioTransport } from './mcp-transport';
 import type { Manifest } from '../core/report/manifest';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 
@@ -24,24 +27,34 @@ export interface McpIo {
   output?: NodeJS.WritableStream;
 }
 
-const text = (answer: ToolAnswer) => ({ content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError });
+// Every text the server sends or logs passes the one output redaction (the tools redact their own answers; this
+// covers refusals, internal errors, the resources and the log too). It is idempotent.
+const text = (answer: ToolAnswer) => ({ content: [{ type: 'text' as const, text: redactOutput(answer.text) }], isError: answer.isError });
 
 /** The server over one workspace; exported so a test can connect it to an in-memory transport too. */
-export function createServer(root: string, log: (s: string) => void): McpServer {
+export function createServer(root: string, rawLog: (s: string) => void): McpServer {
+  const log = redactingWriter(rawLog);
   const { McpServer, z } = mcpSdk();
   const server = new McpServer({ name: 'context-control', version }, { capabilities: { logging: {} } });
   // A line that is not JSON-RPC, or a transport failure: logged, and the server keeps serving.
   server.server.onerror = (error) => log(`ctxctl mcp: ${error.message}\n`);
   let lastManifest: Manifest | undefined;
-  const call = (name: string, run: () => ToolAnswer) => {
+  const call = (name: string, run: () => ToolAnswer, args: Record<string, unknown> = {}) => {
     const started = Date.now();
+    const oversized = oversizedArgument(name, args);
+    if (oversized) {
+      log(`ctxctl mcp: ${name} refused: ${oversized}\n`);
+      return text({ text: oversized, isError: true });
+    }
     try {
       const answer = run();
       log(`ctxctl mcp: ${name} ${answer.isError ? 'refused' : 'answered'} in ${Date.now() - started} ms\n`);
-      return text(answer);
+      return text(answer.isError ? { ...answer, text: capEchoes(answer.text, args) } : answer);
     } catch (e) {
-      log(`ctxctl mcp: ${name} failed: ${(e as Error).stack ?? e}\n`);
-      return text({ text: `${name}: internal error: ${(e as Error).message}`, isError: true });
+      // One line: a stack trace is for a bug report (CTXCTL_DEBUG=1), not for every client's log.
+      const message = capEchoes(((e as Error).message ?? String(e)).split('\n')[0], args);
+      log(`ctxctl mcp: ${name} failed: ${process.env.CTXCTL_DEBUG ? ((e as Error).stack ?? e) : message}\n`);
+      return text({ text: `${name}: internal error: ${message}`, isError: true });
     }
   };
 
@@ -56,17 +69,21 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
         'selected, rejected, trimmed, offloaded and indexed source with its reason and tokens, and the FINAL REQUEST count. Read-only.',
       inputSchema: {
         task: z.string().min(1).describe('The task or question, as literal text, or a workspace-relative path of a task file (e.g. ticket.md).'),
-        max_input: z.number().int().positive().optional().describe('Token budget for the whole request; default: window − output_reserve − margin of the policy.'),
+        max_input: z.number().int().positive().max(MAX_TOKENS).optional().describe('Token budget for the whole request; default: window − output_reserve − margin of the policy.'),
         policy: z.string().optional().describe('Workspace-relative path of another policy file; default .context/policy.yaml.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      call('assemble_context', () => {
-        const answer = assembleContext(root, args);
-        if (answer.manifest) lastManifest = answer.manifest;
-        return answer;
-      }),
+      call(
+        'assemble_context',
+        () => {
+          const answer = assembleContext(root, args);
+          if (answer.manifest) lastManifest = answer.manifest;
+          return answer;
+        },
+        args,
+      ),
   );
   server.registerTool(
     'read_document',
@@ -82,7 +99,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('read_document', () => readDocumentTool(root, args)),
+    (args) => call('read_document', () => readDocumentTool(root, args), args),
   );
   server.registerTool(
     'search_workspace',
@@ -97,7 +114,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('search_workspace', () => searchWorkspaceTool(root, args)),
+    (args) => call('search_workspace', () => searchWorkspaceTool(root, args), args),
   );
   server.registerTool(
     'inspect_offloaded',
@@ -121,7 +138,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('inspect_offloaded', () => inspectTool(root, fromRequestForm(args))),
+    (args) => call('inspect_offloaded', () => inspectTool(root, fromRequestForm(args)), args),
   );
 
   server.registerResource(
@@ -134,7 +151,7 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
       const pins = blocks.filter((b) => b.kind === 'pinned').map(wrapVerbatim);
       const missing = unreadable.map((u) => `[not readable: ${u.source}: ${u.reason}]`);
       const body = [...pins, ...missing].join('\n\n') || 'No pinned blocks (.context/pins.json is absent or empty).';
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: body }] };
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: redactOutput(body) }] };
     },
   );
   server.registerResource(
@@ -142,16 +159,47 @@ export function createServer(root: string, log: (s: string) => void): McpServer 
     'context://manifest/last',
     { title: 'Last manifest', description: 'The manifest of the last assemble_context call of this server: every decision with its source, reason and tokens.', mimeType: 'application/json' },
     (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: lastManifest ? JSON.stringify(lastManifest, null, 2) : JSON.stringify({ note: 'no assemble_context call yet' }) }],
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: lastManifest ? JSON.stringify(redactOutputValue(lastManifest), null, 2) : JSON.stringify({ note: 'no assemble_context call yet' }) }],
     }),
   );
   server.registerResource(
     'policy',
     'context://policy',
     { title: 'Context policy', description: 'The effective policy: .context/policy.yaml over the built-in defaults.', mimeType: 'application/json' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(readPolicy(root), null, 2) }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(redactOutputValue(readPolicy(root)), null, 2) }] }),
   );
   return server;
+}
+
+/** The longest task (literal text) a call may carry: about 50 000 tokens, more than any budget's task. */
+export const MAX_TASK_CHARS = 200_000;
+/** The longest path, heading, policy, pattern or glob a call may carry. */
+export const MAX_ARG_CHARS = 4096;
+/** How much of an argument a refusal quotes. */
+const ECHO_CHARS = 200;
+
+/** An argument shown in a message: its first characters and its length, never the whole of a long one. */
+export function echo(value: string): string {
+  return value.length > ECHO_CHARS ? `${value.slice(0, ECHO_CHARS)}… (${value.length} characters)` : value;
+}
+
+/** The refusal of a call with an argument above its limit, before the tool reads, offloads or tokenizes anything. */
+export function oversizedArgument(tool: string, args: Record<string, unknown>): string | undefined {
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') continue;
+    const limit = key === 'task' ? MAX_TASK_CHARS : MAX_ARG_CHARS;
+    if (value.length > limit) return `${tool}: ${key} is ${value.length} characters, above the limit of ${limit}: refused ("${echo(value)}")`;
+  }
+  return undefined;
+}
+
+/** A refusal's text with every long argument it repeats cut to its start and length. */
+export function capEchoes(text: string, args: Record<string, unknown>): string {
+  let out = text;
+  for (const value of Object.values(args)) {
+    if (typeof value === 'string' && value.length > ECHO_CHARS && out.includes(value)) out = out.split(value).join(echo(value));
+  }
+  return out;
 }
 
 function readWorkspace(root: string) {
@@ -187,11 +235,9 @@ export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
   const root = path.resolve(values.workspace ?? process.cwd());
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', values.workspace ?? root);
   const server = createServer(root, io.stderr);
-  const stdin = (io.input ?? process.stdin) as NodeJS.ReadStream;
-  const transport = new (mcpSdk().StdioServerTransport)(stdin, (io.output ?? process.stdout) as NodeJS.WriteStream);
+  const transport = new BoundedStdioTransport(io.input ?? process.stdin, io.output ?? process.stdout, io.stderr);
   const closed = new Promise<number>((resolve) => {
     transport.onclose = () => resolve(0);
-    stdin.once('end', () => void server.close());
   });
   await server.connect(transport);
   io.stderr(`ctxctl mcp: serving ${root} over stdio\n`);

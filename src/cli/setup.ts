@@ -6,6 +6,7 @@ import { AGENTS, mergeClaudeHook, mergeCodex, mergeServer, serverEntry, type Age
 import { InputError } from '../core/errors';
 import { resolveInWorkspace } from '../core/sources/guard';
 import { parseCommand } from './args';
+import { readRegularFile } from './read-bounded';
 
 /**
  * `ctxctl setup AGENT`: the MCP server entry (and, for Claude Code and Codex, the SessionStart hook) for one agent.
@@ -15,6 +16,9 @@ import { parseCommand } from './args';
 
 export const SETUP_USAGE = `ctxctl setup claude-code|cursor|vscode|codex [--workspace DIR] [--write] [--command CMD] [--codex-config FILE]
                  (the MCP server entry, and the SessionStart hook for Claude Code and Codex; --write merges them)`;
+
+/** An agent's configuration is a few KiB; a larger file is refused before it is parsed (exit 2), never half-read. */
+export const SETUP_MAX_BYTES = 8 * 1024 * 1024;
 
 interface Target {
   /** As shown to the user: workspace-relative, or absolute outside it. */
@@ -57,7 +61,7 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
 
   const planned = targets(agent, root, launch, codexConfig).map((t) => {
     if (t.abs !== codexConfig) refuseOutside(root, t.abs, t.label);
-    const existing = fs.existsSync(t.abs) ? fs.readFileSync(t.abs, 'utf8') : undefined;
+    const existing = readRegularFile(t.abs, t.label, SETUP_MAX_BYTES);
     return { ...t, existing, merged: t.merge(existing) };
   });
   const out: string[] = [];
@@ -73,9 +77,10 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
     return 0;
   }
   stdout(out.join('\n') + '\n');
+  // Every folder first, then every file: a folder that cannot be made leaves all the files untouched.
+  for (const p of changed) attempt(p.label, 'nothing written', () => fs.mkdirSync(path.dirname(p.abs), { recursive: true }));
   for (const p of changed) {
-    fs.mkdirSync(path.dirname(p.abs), { recursive: true });
-    fs.writeFileSync(p.abs, p.merged.text);
+    attempt(p.label, 'not written', () => fs.writeFileSync(p.abs, p.merged.text));
     stdout(`wrote ${p.label}\n`);
   }
   if (changed.length === 0) stdout('nothing to write: already set up\n');
@@ -89,6 +94,12 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
  * must be a regular file, and not one with other hard links (another of its names may be outside the workspace).
  */
 function refuseOutside(root: string, abs: string, label: string): void {
+  // Checked first, for their own messages: a dangling link on the way (`.claude -> /nowhere`; lstat, not exists: it
+  // is there) and a file in a folder's place.
+  let existing = abs;
+  while (!lstatOrNone(existing) && existing !== root) existing = path.dirname(existing);
+  const real = attempt(label, 'leads through a dangling symbolic link: not read or written', () => fs.realpathSync(existing));
+  if (existing !== abs && !fs.statSync(real).isDirectory()) throw new InputError(`${path.relative(root, existing)} is not a folder: not read or written`, label);
   const d = resolveInWorkspace(abs, { root, access: 'write', mayBeMissing: true });
   if (d.ok) return;
   const why =
@@ -96,4 +107,22 @@ function refuseOutside(root: string, abs: string, label: string): void {
     : d.kind === 'outside' || d.kind === 'link-outside' ? 'leads outside the workspace through a symbolic link'
     : d.why.replace(/: refused, not written$/, '');
   throw new InputError(`${why}: not read or written`, label);
+}
+
+/** The entry itself (a link not followed), or undefined when there is none, a file on its way included (ENOTDIR). */
+function lstatOrNone(abs: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file-system step on a target; its failure is an InputError naming the target (exit 2), not an internal error. */
+function attempt<T>(label: string, what: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    throw new InputError(`${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, label);
+  }
 }

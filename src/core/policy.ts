@@ -61,26 +61,33 @@ export function maxInput(policy: Pick<Policy, 'envelope'>): number {
 // ---- schema -------------------------------------------------------------------------------------------------------
 
 type Spec =
-  | { t: 'int'; min?: number }
+  | { t: 'int'; min?: number; max?: number }
   | { t: 'string' }
   | { t: 'bool' }
   | { t: 'enum'; values: readonly string[] }
   | { t: 'list'; of: Spec }
   | { t: 'object'; keys: Record<string, Spec> };
 
-const int = (min = 0): Spec => ({ t: 'int', min });
+/**
+ * Every whole number has an upper bound, so a typo like `window: 1e23` (a float YAML reads as an integer) is an
+ * error at its line rather than an envelope no model has. Token counts: at most 100 million; other counts: a billion.
+ */
+export const MAX_TOKENS = 100_000_000;
+export const MAX_COUNT = 1_000_000_000;
+const int = (min = 0, max = MAX_COUNT): Spec => ({ t: 'int', min, max });
+const tokens = (min = 0): Spec => int(min, MAX_TOKENS);
 const str: Spec = { t: 'string' };
 const bool: Spec = { t: 'bool' };
 const obj = (keys: Record<string, Spec>): Spec => ({ t: 'object', keys });
 const list = (of: Spec): Spec => ({ t: 'list', of });
 
 const SCHEMA: Spec = obj({
-  envelope: obj({ window: int(1), output_reserve: int(), margin: int() }),
+  envelope: obj({ window: tokens(1), output_reserve: tokens(), margin: tokens() }),
   mandatory: list({ t: 'enum', values: PROTECTABLE }),
-  zones: obj({ tool_results: obj({ max_tokens: int(1) }), documents: obj({ max_tokens: int(1) }), session: obj({ max_tokens: int(1) }) }),
-  priorities: list(obj({ match: str, priority: { t: 'int', min: -1000 } })),
-  offload: obj({ per_result_tokens: int(1), aggregate_tokens: int(1), preview_chars: int(), preview_tokens: int(), dir: str, retention_days: int(), retention_mb: int() }),
-  session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: int(1), summary_format: { t: 'enum', values: ['structured'] } }),
+  zones: obj({ tool_results: obj({ max_tokens: tokens(1) }), documents: obj({ max_tokens: tokens(1) }), session: obj({ max_tokens: tokens(1) }) }),
+  priorities: list(obj({ match: str, priority: { t: 'int', min: -1000, max: MAX_COUNT } })),
+  offload: obj({ per_result_tokens: tokens(1), aggregate_tokens: tokens(1), preview_chars: int(), preview_tokens: tokens(), dir: str, retention_days: int(), retention_mb: int() }),
+  session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: tokens(1), summary_format: { t: 'enum', values: ['structured'] } }),
   exclude: list(str),
   max_file_bytes: int(1),
   // No system_instructions key: the system role holds harness text only, never workspace content.
@@ -133,6 +140,7 @@ export function parsePolicy(text: string, file: string): Policy {
         const v = isScalar(node) ? node.value : undefined;
         if (typeof v !== 'number' || !Number.isInteger(v)) return fail(node, `${where} must be a whole number`);
         if (spec.min !== undefined && v < spec.min) return fail(node, `${where} must be at least ${spec.min}`);
+        if (spec.max !== undefined && v > spec.max) return fail(node, `${where} must be at most ${spec.max}, got ${v}`);
         return v;
       }
       case 'string': {
@@ -215,6 +223,7 @@ export function resolvePolicy(base: Policy, overrides: PolicyOverrides = {}): Po
     const { window, output_reserve, margin } = policy.envelope;
     policy = { ...policy, envelope: { window: Math.min(window, limit + output_reserve), output_reserve, margin } };
   }
+  if (policy.envelope.window > MAX_TOKENS) throw new InputError(`the envelope's window ${policy.envelope.window} is above ${MAX_TOKENS} tokens, more than any model takes`, overrides.source ?? base.origin);
   if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${policy.envelope.window})`, overrides.source ?? base.origin);
   return policy;
 }

@@ -1,6 +1,7 @@
 import { applyEdits, modify, parseTree, findNodeAtLocation, getNodeValue, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { InputError } from '../errors';
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json-depth';
 
 /**
  * The entries `ctxctl setup` adds to an agent's configuration, and the merges that add them. A merge keeps every
@@ -27,6 +28,11 @@ export interface Merge {
 }
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+/**
+ * jsonc-parser's `modify` formats around its edit in time that grows faster than the length of a long line: above
+ * this size an edit is made in place instead (the member inserted or replaced on its line, unformatted), linear.
+ */
+const FORMATTED_EDIT_MAX_CHARS = 64 * 1024;
 
 export function hookCommandLine(launch: Launch): string {
   return [launch.command, ...launch.args, 'hook', 'claude-code'].map(shellWord).join(' ');
@@ -57,6 +63,11 @@ export function sessionStartGroup(launch: Launch): Record<string, unknown> {
 
 /** Parse JSON with comments; a syntax error or a non-object root is an InputError at its line and column. */
 function jsonTree(text: string, file: string) {
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    const { line, column } = position(text, deep);
+    throw new InputError(`nested deeper than ${MAX_JSON_DEPTH} levels; nothing written`, file, line, column);
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -88,7 +99,9 @@ export function mergeServer(existing: string | undefined, file: string, key: 'mc
     return { text: existing, notes: [`${file}: ${key}.${SERVER_NAME} is already set up`], changed: false };
   }
   const text = current
-    ? applyEdits(existing, modify(existing, [key, SERVER_NAME], entry, FORMAT))
+    ? existing.length > FORMATTED_EDIT_MAX_CHARS
+      ? `${existing.slice(0, current.offset)}${JSON.stringify(entry)}${existing.slice(current.offset + current.length)}`
+      : applyEdits(existing, modify(existing, [key, SERVER_NAME], entry, FORMAT))
     : servers
       ? appendMember(existing, servers, `${JSON.stringify(SERVER_NAME)}: ${JSON.stringify(entry, null, 2)}`, [key, SERVER_NAME], entry)
       : appendMember(existing, tree, `${JSON.stringify(key)}: ${JSON.stringify({ [SERVER_NAME]: entry }, null, 2)}`, [key], { [SERVER_NAME]: entry });
@@ -128,7 +141,7 @@ export function mergeClaudeHook(existing: string | undefined, file: string, laun
  * parse, falls back to jsonc-parser's own edit.
  */
 function appendMember(text: string, container: JsonNode, rendered: string, jsonPath: (string | number)[], value: unknown, arrayInsertion = false): string {
-  const fallback = () => applyEdits(text, modify(text, jsonPath, value, { ...FORMAT, isArrayInsertion: arrayInsertion }));
+  const fallback = () => (text.length > FORMATTED_EDIT_MAX_CHARS ? inlineMember(text, container, rendered) : applyEdits(text, modify(text, jsonPath, value, { ...FORMAT, isArrayInsertion: arrayInsertion })));
   const last = container.children?.at(-1);
   if (!last) return fallback();
   const end = last.offset + last.length;
@@ -144,6 +157,15 @@ function appendMember(text: string, container: JsonNode, rendered: string, jsonP
   const errors: ParseError[] = [];
   parseTree(out, errors, { allowTrailingComma: true });
   return errors.length === 0 ? out : fallback();
+}
+
+/** The member inserted right after the container's last child (or its opening bracket), on the same line: linear in the text. */
+function inlineMember(text: string, container: JsonNode, rendered: string): string {
+  const last = container.children?.at(-1);
+  const compact = rendered.replace(/\n\s*/g, ' ');
+  if (!last) return `${text.slice(0, container.offset + 1)}${compact}${text.slice(container.offset + 1)}`;
+  const end = last.offset + last.length;
+  return `${text.slice(0, end)}, ${compact}${text.slice(end)}`;
 }
 
 function hooksOf(group: unknown): { command?: unknown }[] {
