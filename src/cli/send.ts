@@ -12,6 +12,7 @@ import type { Clock } from '../core/providers/retry';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
 import { redact } from '../core/redact/apply';
 import { prepareOutDir, replaceWritten, writeRecord } from '../core/report/record';
+import { previousRecord } from './record-folder';
 import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
 import { workspaceSummaries } from '../core/session/summary-store';
@@ -105,6 +106,8 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   // The same inputs as `ctxctl preview`, so the request sent is the request previewed.
   const summaries = workspaceSummaries(root, str('session') as string | undefined);
   const out = prepareOutDir(str('out') ?? path.join(root, '.context', 'send'), str('out') ? '--out' : 'the send record folder');
+  // As for preview: a manifest.json, request.json or trace.txt there that is not this program's record is the user's.
+  previousRecord(out);
 
   const http = { apiKey, baseUrl, clock: io.clock, idleTimeoutMs: timeout !== undefined ? timeout * 1000 : undefined };
   const provider: Provider =

@@ -60,7 +60,7 @@ describe('red team: check', () => {
     const r = spawnCli(['check', '--workspace', root], { cwd: root });
     assert.equal(r.timedOut, false, 'no hang');
     assert.equal(r.code, 2, r.err);
-    oneLine(r.err, /^ctxctl: \.context\/checks\.yaml: is not a regular file \(a named pipe\): not read$/m);
+    oneLine(r.err, /^ctxctl: \.context\/checks\.yaml: is a FIFO \(named pipe\): never opened$/m);
     assert.equal(r.out, '');
   });
 
@@ -68,7 +68,7 @@ describe('red team: check', () => {
     const root = checks(['- name: a', '  task: b']);
     const r = spawnCli(['check', '--workspace', root, '--checks', path.join(root, '.context')], { cwd: root });
     assert.equal(r.code, 2, r.err);
-    oneLine(r.err, /^ctxctl: \.context: is not a regular file \(a folder\): not read$/m);
+    oneLine(r.err, /^ctxctl: \.context: is a folder, not a file: refused, never read$/m);
   });
 
   it('a checks file above 4 MiB: exit 2 before it is parsed', () => {

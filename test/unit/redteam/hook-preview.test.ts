@@ -57,6 +57,20 @@ describe('red team: preview --out and the policy numbers', () => {
     assert.deepEqual(fingerprint(root), before);
   });
 
+  it('send --out W (dry run) where W holds the user\'s own manifest.json: exit 2 naming it, the file untouched; a second send over its own record goes on', async () => {
+    const root = workspace({ 'README.md': '# app\n', 'W/manifest.json': '{"name":"my-app","version":"1.0.0"}\n' });
+    const before = fingerprint(root);
+    const r = await ctl(['send', '--workspace', root, '--task', 'x', '--out', path.join(root, 'W')]);
+    assert.equal(r.code, 2, r.err);
+    assert.equal(r.err, `ctxctl: ${path.join(root, 'W', 'manifest.json')}: is not a Context Control manifest: not overwritten (choose another --out folder, or remove it)\n`);
+    assert.deepEqual(fingerprint(root), before);
+    const own = path.join(root, 'O');
+    assert.equal((await ctl(['send', '--workspace', root, '--task', 'x', '--out', own])).code, 0);
+    const again = await ctl(['send', '--workspace', root, '--task', 'x', '--out', own]);
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.err, /dry run, nothing sent; wrote request\.json, manifest\.json and trace\.txt to /);
+  });
+
   it('preview --out W with a trace.txt but no manifest, or a folder named manifest.json: exit 2, untouched; a folder of our own record is rewritten', async () => {
     const root = workspace({ 'README.md': '# app\n', 'A/trace.txt': 'mine\n' });
     fs.mkdirSync(path.join(root, 'B', 'manifest.json'), { recursive: true });
