@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
+import { IdleQueue } from './gateway-queue';
 import { agentPathRefusal } from '../core/gateway/agent-preview';
 import { DecisionStore } from '../core/gateway/decisions';
 import { planOrOriginal, type DurableText, type GatewayMode, type Plan, type PlanContext } from '../core/gateway/plan';
@@ -153,7 +154,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const recordDir = recordsDir(root);
   let offloadStore: OffloadStore | undefined;
   let seq = 0;
-  const pending = new Set<Promise<void>>();
+  const queue = new IdleQueue();
   const readAgent = readAgentOutput(options.agentDirs);
 
   const server = http.createServer((req, res) => {
@@ -171,6 +172,8 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
     req.on('end', () => {
       if (res.headersSent) return;
       const started = Date.now();
+      queue.begin();
+      let finished = false;
       const raw = Buffer.concat(chunks);
       const url = req.url ?? '/';
       const pathname = url.split('?')[0];
@@ -253,7 +256,10 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         });
         answer.on('end', () => {
           res.end();
-          if (!r.api) return;
+          if (!r.api) {
+            finish({ status: answer.statusCode });
+            return;
+          }
           const done = () => {
             let usage: Usage | undefined;
             if (reader) {
@@ -284,27 +290,31 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       });
       res.on('close', () => {
         if (!res.writableFinished) upstream.destroy();
+        // A call that ended without an answer's end (the client went away): recorded as it is.
+        if (!finished && !res.writableFinished) finish({ status: res.statusCode, upstreamError: 'the client closed the connection before the answer ended' });
       });
       upstream.end(body);
 
       function finish(outcome: { status?: number; usage?: Usage; events?: number; upstreamError?: string }): void {
-        if (!r.api) return;
+        if (finished) return;
+        finished = true;
+        const ended = Date.now();
         const api = r.api;
-        const n = ++seq;
-        const job = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-          try {
-            if (later) ({ plan, error } = later());
-            const tokenizer = counterFor(encodingForModel(plan?.model).encoding);
-            const at = new Date(started);
-            const record = buildRecord({ id: `${started}-${n}`, at, mode: options.mode, api, path: pathname, received: raw.toString('utf8'), plan, error: error ?? (outcome.upstreamError ? `upstream: ${outcome.upstreamError}` : undefined), status: outcome.status, duration_ms: Date.now() - started, events: outcome.events, usage: outcome.usage, tokenizer });
-            writeCallRecord(recordDir, record, n, policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS);
-            log(`gateway: ${req.method} ${pathname} ${plan?.model ?? '?'} ${outcome.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${error ? `, forwarded unchanged after an internal error: ${error}` : ''}`);
-          } catch (e) {
-            log(`gateway: record not written: ${(e as Error).message}`);
-          }
-        });
-        pending.add(job);
-        void job.finally(() => pending.delete(job));
+        if (api) {
+          const n = ++seq;
+          queue.push(() => {
+            try {
+              if (later) ({ plan, error } = later());
+              const tokenizer = counterFor(encodingForModel(plan?.model).encoding);
+              const record = buildRecord({ id: `${started}-${n}`, at: new Date(started), mode: options.mode, api, path: pathname, received: raw.toString('utf8'), plan, error: error ?? (outcome.upstreamError ? `upstream: ${outcome.upstreamError}` : undefined), status: outcome.status, duration_ms: ended - started, events: outcome.events, usage: outcome.usage, tokenizer });
+              writeCallRecord(recordDir, record, n, policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS);
+              log(`gateway: ${req.method} ${pathname} ${plan?.model ?? '?'} ${outcome.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${error ? `, forwarded unchanged after an internal error: ${error}` : ''}`);
+            } catch (e) {
+              log(`gateway: record not written: ${(e as Error).message}`);
+            }
+          });
+        }
+        queue.end();
       }
     });
   });
@@ -321,7 +331,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
           server.closeAllConnections();
         }),
         idle: async () => {
-          while (pending.size) await Promise.all([...pending]);
+          while (!queue.quiet) await new Promise((r) => setTimeout(r, 10));
         },
       });
     });

@@ -97,8 +97,7 @@ export function plan(api: Api, raw: string, ctx: PlanContext): Plan {
   if (ctx.track !== false) conv.lastReceived = received;
   const notes: string[] = [];
   const changes: Change[] = [];
-  const haystack = ctx.durable.length ? normalize([view.systemText(), ...view.slots.map((s) => s.text)].join('\n')) : '';
-  const present = ctx.durable.filter((d) => haystack.includes(normalize(d.text))).map((d) => d.source);
+  const present = presentDurable(ctx.durable, [view.systemText(), ...view.slots.map((s) => s.text)].join('\n'));
   let added: string[] = [];
   const exact = ctx.mode === 'control' ? exactNumbers(raw) : true;
   if (!exact) notes.push('the body holds a number JSON cannot carry exactly (over 2^53): forwarded unchanged');
@@ -116,7 +115,8 @@ export function plan(api: Api, raw: string, ctx: PlanContext): Plan {
       changes.push({ rule: 'pins-added', where: 'system', kind: 'system', reason: `${added.length} durable block(s) missing from the request: ${added.join(', ')}`, replayed: false, tokens_after: ctx.tokenizer.count(text) });
     }
   }
-  const sent = prefixState(view);
+  const touched = new Set(view.slots.filter((x) => x.sent !== undefined).map((x) => x.item));
+  const sent = !shiftedItems(view, received) ? prefixState(view, { from: received, touched }) : prefixState(view);
   const sentStable = stable(conv.lastSent, sent, view.tail);
   if (ctx.track !== false) conv.lastSent = sent;
   return {
@@ -202,10 +202,39 @@ function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Items hashed without the agent's moving cache markers (`cache_control`), which are not content. */
-function prefixState(view: WireView): PrefixState {
+/** Items hashed without the agent's moving cache markers (`cache_control`), which are not content; untouched items reuse the received hashes. */
+function prefixState(view: WireView, reuse?: { from: PrefixState; touched: Set<number> }): PrefixState {
   const noMarkers = (k: string, v: unknown) => (k === 'cache_control' ? undefined : v);
-  return { head: hashText(`${view.systemText()}\u0000${view.toolsJson()}`), items: view.items.map((i) => hashText(JSON.stringify(i, noMarkers))) };
+  const hashItem = (item: Json) => {
+    const plain = JSON.stringify(item);
+    return hashText(plain.includes('"cache_control"') ? JSON.stringify(item, noMarkers) : plain);
+  };
+  return {
+    head: hashText(`${view.systemText()}\u0000${view.toolsJson()}`),
+    items: view.items.map((item, i) => (reuse && !reuse.touched.has(i) ? reuse.from.items[i] : hashItem(item))),
+  };
+}
+
+/** True when the planner put an item in front (a chat request's new system message): no hash can be reused. */
+function shiftedItems(view: WireView, received: PrefixState): boolean {
+  return view.items.length !== received.items.length;
+}
+
+/**
+ * The durable blocks the request already holds, whitespace aside. A block whose longest line is nowhere in the
+ * text is absent without normalizing the whole request (the common case on a large one).
+ */
+function presentDurable(durable: DurableText[], text: string): string[] {
+  if (durable.length === 0) return [];
+  let normal: string | undefined;
+  return durable
+    .filter((d) => {
+      const longest = d.text.split('\n').map((l) => l.trim()).sort((a, b) => b.length - a.length)[0] ?? '';
+      if (longest && !text.includes(longest)) return false;
+      normal ??= normalize(text);
+      return normal.includes(normalize(d.text));
+    })
+    .map((d) => d.source);
 }
 
 /** The previous request's items are all still there, unchanged and first, and the system and tools too. */
