@@ -414,7 +414,7 @@ function callsCommand(argv: string[], io: GatewayIo): number {
     const u = c.usage ?? {};
     const usage = u.input_tokens === undefined ? 'usage ?' : `in ${u.input_tokens} (cache read ${u.cache_read_tokens ?? 0}, write ${u.cache_write_tokens ?? 0}) out ${u.output_tokens ?? '?'}`;
     const window = c.window ? `/${c.window}` : '';
-    const prefix = c.prefix_stable === null ? 'first call' : c.prefix_stable ? 'prefix held' : 'prefix changed';
+    const prefix = c.prefix_stable === null ? 'first call' : c.prefix_stable ? 'prefix held' : c.prefix_broken_by_gateway ? 'prefix changed by the gateway' : 'prefix changed by the agent';
     const changes = c.changes.length ? c.changes.map((x) => `${x.rule}${x.replayed ? ' (replayed)' : ''} ${x.where}`).join('; ') : 'no change';
     const pins = c.pins.added.length ? `re-added ${c.pins.added.join(', ')}` : `${c.pins.present.length} present`;
     io.stdout(`${c.at}  ${c.api} ${c.model ?? '?'} ${c.status ?? '-'}  ${c.tokens ?? '?'}${window} tokens, ${usage}  ${prefix}  pins ${pins}  ${changes}${c.error ? `  error: ${c.error}` : ''}\n`);

@@ -76,6 +76,10 @@ export interface Plan {
   prefix_stable: boolean | null;
   /** The same for what the agent itself sent. */
   received_prefix_stable: boolean | null;
+  /** Where the sent prefix first differs from the previous request's (`system`: the system part or the tools; else an item index). */
+  prefix_diverged_at?: number | 'system';
+  /** true when the gateway changed a prefix the agent kept: the sent prefix diverges earlier than the received one. */
+  prefix_broken_by_gateway: boolean;
 }
 
 export const VIEWS: Record<Api, (body: JsonObject) => WireView> = { anthropic: anthropicView, responses: responsesView, chat: chatView };
@@ -94,6 +98,7 @@ export function plan(api: Api, raw: string, ctx: PlanContext): Plan {
   const conv = ctx.store.conversation(conversationId);
   const received = prefixState(view);
   const receivedStable = stable(conv.lastReceived, received, view.tail);
+  const receivedAt = divergedAt(conv.lastReceived, received, view.tail);
   if (ctx.track !== false) conv.lastReceived = received;
   const notes: string[] = [];
   const changes: Change[] = [];
@@ -118,6 +123,8 @@ export function plan(api: Api, raw: string, ctx: PlanContext): Plan {
   const touched = new Set(view.slots.filter((x) => x.sent !== undefined).map((x) => x.item));
   const sent = !shiftedItems(view, received) ? prefixState(view, { from: received, touched }) : prefixState(view);
   const sentStable = stable(conv.lastSent, sent, view.tail);
+  const sentAt = divergedAt(conv.lastSent, sent, view.tail);
+  const rank = (at: number | 'system' | undefined) => (at === undefined ? Infinity : at === 'system' ? -1 : at);
   if (ctx.track !== false) conv.lastSent = sent;
   return {
     api,
@@ -131,6 +138,8 @@ export function plan(api: Api, raw: string, ctx: PlanContext): Plan {
     pins: { present: present.filter((p) => !added.includes(p)), added },
     prefix_stable: sentStable,
     received_prefix_stable: receivedStable,
+    ...(sentAt !== undefined ? { prefix_diverged_at: sentAt } : {}),
+    prefix_broken_by_gateway: rank(sentAt) < rank(receivedAt),
   };
 }
 
@@ -244,6 +253,14 @@ function stable(previous: PrefixState | undefined, current: PrefixState, tail: n
   const n = Math.min(previous.items.length, Math.max(tail, 0));
   for (let i = 0; i < n; i++) if (previous.items[i] !== current.items[i]) return false;
   return previous.items.length <= current.items.length;
+}
+
+function divergedAt(previous: PrefixState | undefined, current: PrefixState, tail: number): number | 'system' | undefined {
+  if (!previous) return undefined;
+  if (previous.head !== current.head) return 'system';
+  const n = Math.min(previous.items.length, Math.max(tail, 0));
+  for (let i = 0; i < n; i++) if (previous.items[i] !== current.items[i]) return i;
+  return previous.items.length <= current.items.length ? undefined : current.items.length;
 }
 
 function conversationOf(view: WireView): string {

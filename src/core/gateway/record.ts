@@ -31,6 +31,9 @@ export interface CallRecord {
   pins: { present: string[]; added: string[] };
   prefix_stable: boolean | null;
   received_prefix_stable: boolean | null;
+  prefix_diverged_at?: number | 'system';
+  /** The gateway changed a prefix the agent kept (a bug to report: never expected). */
+  prefix_broken_by_gateway: boolean;
   /** An internal error the call was forwarded unchanged after (fail-open), or refused on (fail-closed). */
   error?: string;
   received: Json | string;
@@ -122,6 +125,8 @@ export function buildRecord(input: RecordInput): CallRecord {
     pins: plan?.pins ?? { present: [], added: [] },
     prefix_stable: plan?.prefix_stable ?? null,
     received_prefix_stable: plan?.received_prefix_stable ?? null,
+    ...(plan?.prefix_diverged_at !== undefined ? { prefix_diverged_at: plan.prefix_diverged_at } : {}),
+    prefix_broken_by_gateway: plan?.prefix_broken_by_gateway ?? false,
     ...(input.error ? { error: input.error } : {}),
     received: redactedBody(input.received),
     ...(sent !== undefined ? { sent: redactedBody(sent) } : {}),

@@ -64,6 +64,8 @@ export interface CallSummary {
   changes: CallRecord['changes'];
   pins: CallRecord['pins'];
   prefix_stable: boolean | null;
+  received_prefix_stable: boolean | null;
+  prefix_broken_by_gateway: boolean;
   error?: string;
 }
 
@@ -72,7 +74,7 @@ export function listCalls(dir: string): CallSummary[] {
   for (const file of recordFiles(dir)) {
     try {
       const r = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CallRecord;
-      out.push({ file, at: r.at, api: r.api, model: r.model, mode: r.mode, status: r.status, conversation: r.conversation, tokens: r.tokens?.total, window: r.window, usage: r.usage, changes: r.changes ?? [], pins: r.pins ?? { present: [], added: [] }, prefix_stable: r.prefix_stable ?? null, ...(r.error ? { error: r.error } : {}) });
+      out.push({ file, at: r.at, api: r.api, model: r.model, mode: r.mode, status: r.status, conversation: r.conversation, tokens: r.tokens?.total, window: r.window, usage: r.usage, changes: r.changes ?? [], pins: r.pins ?? { present: [], added: [] }, prefix_stable: r.prefix_stable ?? null, received_prefix_stable: r.received_prefix_stable ?? null, prefix_broken_by_gateway: r.prefix_broken_by_gateway ?? false, ...(r.error ? { error: r.error } : {}) });
     } catch {
       // a record being written, or not one of ours: skipped
     }
