@@ -82,6 +82,9 @@ export interface Plan {
   prefix_broken_by_gateway: boolean;
 }
 
+/** Codex's own head-and-tail cut of a long command output. */
+const AGENT_TRUNCATION = /Warning: truncated output \(original token count: \d+\)|Total output lines: \d+\s*\n[\s\S]{0,200}…\d+ tokens truncated…/;
+
 export const VIEWS: Record<Api, (body: JsonObject) => WireView> = { anthropic: anthropicView, responses: responsesView, chat: chatView };
 
 /** The policy's gateway figures, with their defaults. */
@@ -102,7 +105,7 @@ export function plan(api: Api, raw: string, ctx: PlanContext): Plan {
   if (ctx.track !== false) conv.lastReceived = received;
   const notes: string[] = [];
   const changes: Change[] = [];
-  const present = presentDurable(ctx.durable, [view.systemText(), ...view.slots.map((s) => s.text)].join('\n'));
+  const present = presentDurable(ctx.durable, ctx.durable.length ? [view.systemText(), ...stringsOf(view.items)].join('\n') : '');
   let added: string[] = [];
   const exact = ctx.mode === 'control' ? exactNumbers(raw) : true;
   if (!exact) notes.push('the body holds a number JSON cannot carry exactly (over 2^53): forwarded unchanged');
@@ -186,6 +189,8 @@ function transform(slot: TextSlot, ctx: PlanContext, notes: string[]): StoredCha
       }
       notes.push(`${slot.where}: the agent's preview names ${preview.path}, not read: ${read.refused}`);
     }
+    const cut = AGENT_TRUNCATION.exec(slot.text.slice(0, 2000));
+    if (cut) notes.push(`${slot.where}: the agent cut this output itself before sending it (${cut[0].trim()}): what it left out never reached the gateway (Codex: raise tool_output_token_limit)`);
     const { resultTokens } = gatewayLimits(ctx.policy);
     if (cleaned.text.length > resultTokens && countUpTo(ctx.tokenizer, cleaned.text, resultTokens + 1) > resultTokens) {
       const tokens = ctx.tokenizer.count(cleaned.text);
@@ -205,6 +210,14 @@ function digest(text: string, reference: string, tool: string | undefined, ctx: 
   const picked = pickTrimmer(reference, undefined, lines, tool);
   const out = picked.trimmer(lines, trimOptions(ctx.policy, ctx.tokenizer, gatewayLimits(ctx.policy).digestTokens, reference));
   return { text: out.text, note: `${picked.format}: ${out.note}`, format: picked.format };
+}
+
+/** Every string of a JSON value (texts, tool outputs, arguments), in order. */
+function stringsOf(value: Json, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
+  else if (isObject(value)) for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
 }
 
 function normalize(text: string): string {
@@ -263,9 +276,14 @@ function divergedAt(previous: PrefixState | undefined, current: PrefixState, tai
   return previous.items.length <= current.items.length ? undefined : current.items.length;
 }
 
+/**
+ * The conversation: the agent's own id when it sends one (Claude Code's session in metadata.user_id, Codex's
+ * prompt_cache_key) with the system part (a subagent of the same session has its own), else the first user item.
+ */
 function conversationOf(view: WireView): string {
+  if (view.conversationHint) return hashText(`${view.api}\u0000${view.conversationHint}\u0000${view.systemText()}`).slice(0, 16);
   const first = view.items.find((i) => isObject(i) && i.role === 'user') ?? view.items[0] ?? '';
-  return hashText(`${view.api}\u0000${view.conversationHint ?? ''}\u0000${JSON.stringify(first)}`).slice(0, 16);
+  return hashText(`${view.api}\u0000${JSON.stringify(first)}`).slice(0, 16);
 }
 
 /**

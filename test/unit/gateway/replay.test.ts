@@ -113,3 +113,21 @@ describe('gateway decision store', () => {
     assert.equal(two.prefix_stable, true);
   });
 });
+
+describe('gateway prefix report', () => {
+  it("an early message the agent rewrote itself: the prefix changed, but not by the gateway, and where it changed is said", () => {
+    const store = new DecisionStore();
+    const dir = tempDir();
+    const first = anthropicRequest(LOG);
+    plan('anthropic', JSON.stringify(first), planContext({ offloadDir: dir, store }));
+    const messages = JSON.parse(JSON.stringify(first.messages)) as Obj[];
+    messages[0].content[0].text = '<system-reminder>context, rewritten by the agent</system-reminder>';
+    const second = { ...first, messages: [...messages, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, { role: 'user', content: 'next' }] };
+    const p = plan('anthropic', JSON.stringify(second), planContext({ offloadDir: dir, store }));
+    assert.equal(p.received_prefix_stable, false);
+    assert.equal(p.prefix_stable, false);
+    assert.equal(p.prefix_diverged_at, 0);
+    assert.equal(p.prefix_broken_by_gateway, false);
+    assert.ok(p.changes.some((c) => c.rule === 'offloaded' && c.replayed), 'the stored trim of the later message is still replayed');
+  });
+});

@@ -141,6 +141,22 @@ describe('gateway transforms: Chat Completions', () => {
   });
 });
 
+describe('gateway transforms: what the agents do themselves', () => {
+  it("a pin in a system-role message of the conversation (Claude Code 2.1) counts as present", () => {
+    const body = anthropicRequest('short');
+    (body.messages as Obj[]).splice(1, 0, { role: 'system', content: `# Environment\n${PIN.text}` });
+    const p = plan('anthropic', JSON.stringify(body), planContext());
+    assert.deepEqual(p.pins, { present: [PIN.source], added: [RULES.source] });
+  });
+
+  it("Codex's own head-and-tail cut of an output is said in the notes: the middle never reached the gateway", () => {
+    const cut = 'Chunk ID: 090dfa\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 38689\nOutput:\nWarning: truncated output (original token count: 38689)\nTotal output lines: 1503\n\nINFO first line';
+    const p = plan('responses', JSON.stringify(responsesRequest(cut)), planContext({ durable: [] }));
+    assert.equal(p.body, undefined);
+    assert.match(p.notes.join('\n'), /input\[5\]\.output: the agent cut this output itself .*original token count: 38689.*tool_output_token_limit/);
+  });
+});
+
 describe('gateway transforms: observe mode and unchanged requests', () => {
   it('observe plans nothing: no body, no change, but says which pins are present', () => {
     const p = plan('anthropic', JSON.stringify(anthropicRequest(LOG)), planContext({ mode: 'observe' }));
