@@ -12,7 +12,7 @@ import { agentPathRefusal } from '../core/gateway/agent-preview';
 import { DecisionStore } from '../core/gateway/decisions';
 import { planOrOriginal, type DurableText, type GatewayMode, type Plan, type PlanContext } from '../core/gateway/plan';
 import { buildRecord } from '../core/gateway/record';
-import { DEFAULT_KEEP_CALLS, listCalls, recordsDir, writeCallRecord } from '../core/gateway/records';
+import { DEFAULT_KEEP_CALLS, ensureRecordsDir, listCalls, recordsDir, writeCallRecord } from '../core/gateway/records';
 import { SseUsage, usageOf, type Usage } from '../core/gateway/usage';
 import type { Api, Json } from '../core/gateway/wire';
 import { offloadLocation } from '../core/offload/location';
@@ -140,6 +140,19 @@ function readAgentOutput(agentDirs: string[]): PlanContext['readAgentOutput'] {
   };
 }
 
+const DECISIONS_FILE = 'decisions.json';
+/** Conversations whose decisions are kept on disk. */
+const KEEP_CONVERSATIONS = 32;
+
+function loadDecisions(file: string, log: (s: string) => void): DecisionStore {
+  try {
+    return DecisionStore.fromJSON(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log(`gateway: ${file} not read (${(e as Error).message}): decisions start empty`);
+    return new DecisionStore();
+  }
+}
+
 export function defaultAgentDirs(env: NodeJS.ProcessEnv = process.env): string[] {
   const dirs = [path.join(env.HOME ?? os.homedir(), '.claude')];
   if (env.CLAUDE_CONFIG_DIR) dirs.push(env.CLAUDE_CONFIG_DIR);
@@ -150,8 +163,25 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
   const root = path.resolve(options.root);
   const workspace = workspaceState(root, log);
-  const store = new DecisionStore();
   const recordDir = recordsDir(root);
+  // The decisions survive a restart: a prefix transformed before it is transformed the same way after.
+  const decisionsFile = path.join(recordDir, DECISIONS_FILE);
+  const store = loadDecisions(decisionsFile, log);
+  let savedAt = 0;
+  let dirty = false;
+  const save = (force = false) => {
+    if (!dirty || (!force && Date.now() - savedAt < 2000)) return;
+    try {
+      ensureRecordsDir(recordDir);
+      const tmp = `${decisionsFile}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(store.toJSON(KEEP_CONVERSATIONS)));
+      fs.renameSync(tmp, decisionsFile);
+      savedAt = Date.now();
+      dirty = false;
+    } catch (e) {
+      log(`gateway: decisions not saved: ${(e as Error).message}`);
+    }
+  };
   let offloadStore: OffloadStore | undefined;
   let seq = 0;
   const queue = new IdleQueue();
@@ -308,6 +338,10 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
               const tokenizer = counterFor(encodingForModel(plan?.model).encoding);
               const record = buildRecord({ id: `${started}-${n}`, at: new Date(started), mode: options.mode, api, path: pathname, received: raw.toString('utf8'), plan, error: error ?? (outcome.upstreamError ? `upstream: ${outcome.upstreamError}` : undefined), status: outcome.status, duration_ms: ended - started, events: outcome.events, usage: outcome.usage, tokenizer });
               writeCallRecord(recordDir, record, n, policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS);
+              if (plan && options.mode === 'control') {
+                dirty = true;
+                save(queue.quiet);
+              }
               log(`gateway: ${req.method} ${pathname} ${plan?.model ?? '?'} ${outcome.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${error ? `, forwarded unchanged after an internal error: ${error}` : ''}`);
             } catch (e) {
               log(`gateway: record not written: ${(e as Error).message}`);
@@ -327,11 +361,15 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         port,
         url: `http://127.0.0.1:${port}`,
         close: () => new Promise<void>((done) => {
-          server.close(() => done());
+          server.close(() => {
+            save(true);
+            done();
+          });
           server.closeAllConnections();
         }),
         idle: async () => {
           while (!queue.quiet) await new Promise((r) => setTimeout(r, 10));
+          save(true);
         },
       });
     });

@@ -67,8 +67,9 @@ export class DecisionStore {
     return this.conversations.size;
   }
 
-  toJSON(): unknown {
-    return [...this.conversations].map(([id, c]) => ({ id, changes: [...c.changes], durableAdded: [...c.durableAdded], lastSent: c.lastSent, lastReceived: c.lastReceived }));
+  /** The `keep` most recently used conversations, as plain data. */
+  toJSON(keep = MAX_CONVERSATIONS): unknown {
+    return [...this.conversations].slice(-keep).map(([id, c]) => ({ id, changes: [...c.changes], durableAdded: [...c.durableAdded], lastSent: c.lastSent, lastReceived: c.lastReceived }));
   }
 
   static fromJSON(data: unknown): DecisionStore {

@@ -191,6 +191,24 @@ describe('ctxctl gateway (server)', () => {
     assert.match(lines.join(''), /anthropic claude-sonnet-4-5 200 .*prefix held/);
   });
 
+  it('control: the decisions survive a restart, so the call after it sends the same prefix', async () => {
+    const root = workspace();
+    const first = anthropicRequest(bigLog());
+    const g1 = await start(root, 'control');
+    await send(g1.url + '/v1/messages', 'POST', JSON.stringify(first));
+    await g1.idle();
+    await g1.close();
+    const one = upstream.requests.at(-1)!.json as Obj;
+    assert.ok(fs.existsSync(path.join(root, '.context', 'gateway', 'decisions.json')));
+    const g2 = await start(root, 'control');
+    const second = { ...first, messages: [...(first.messages as object[]), { role: 'assistant', content: [{ type: 'text', text: 'Found it.' }] }, { role: 'user', content: 'Fix it.' }] };
+    await send(g2.url + '/v1/messages', 'POST', JSON.stringify(second));
+    const two = upstream.requests.at(-1)!.json as Obj;
+    assert.deepEqual(two.messages.slice(0, 3).map((m: object) => JSON.stringify(m)), one.messages.map((m: object) => JSON.stringify(m)));
+    await g2.idle();
+    assert.deepEqual(records(root).map((r) => r.prefix_stable), [null, true]);
+  });
+
   it('fail-open: a body the planner cannot read goes upstream unchanged and the record holds the error; fail-closed refuses', async () => {
     const root = workspace();
     const g = await start(root, 'control');
