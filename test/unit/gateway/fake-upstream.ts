@@ -22,6 +22,8 @@ export interface Answer {
   events?: { event?: string; data: unknown }[];
   /** Pause between SSE events, in ms (default 0: written as fast as the socket takes them). */
   gapMs?: number;
+  /** Exact answer bytes and headers (e.g. a gzip-encoded body). */
+  raw?: { body: Buffer; headers: Record<string, string> };
 }
 
 export interface FakeUpstream {
@@ -108,6 +110,11 @@ export function startFakeUpstream(script?: (req: Logged, n: number) => Answer | 
       const logged: Logged = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], headers: req.headers, body, json };
       requests.push(logged);
       const answer = script?.(logged, requests.length - 1) ?? defaultAnswer(logged);
+      if (answer.raw) {
+        res.writeHead(answer.status ?? 200, answer.raw.headers);
+        res.end(answer.raw.body);
+        return;
+      }
       if (answer.events) {
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         for (const text of sseText(answer.events)) {

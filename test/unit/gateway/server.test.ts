@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { gatewayCommand, startGateway, upstreamUrl, type RunningGateway } from '../../../src/cli/gateway';
 import { recordFiles } from '../../../src/core/gateway/records';
@@ -239,6 +240,24 @@ describe('ctxctl gateway (server)', () => {
     assert.equal(seen.headers['x-keep'], 'yes');
     await send(g.url + '/v1/models', 'GET', undefined, { 'anthropic-version': '2023-06-01' });
     assert.equal(upstream.requests.at(-1)!.path, '/v1/models');
+  });
+
+  it('a gzip-encoded answer reaches the client as the same bytes, and its usage is still read', async () => {
+    const root = workspace();
+    const zipped = zlib.gzipSync(Buffer.from(JSON.stringify(defaultAnswer({ method: 'POST', path: '/v1/chat/completions', headers: {}, body: Buffer.alloc(0), json: { model: 'gpt-4o' } }).json)));
+    const gz = await startFakeUpstream(() => ({ raw: { body: zipped, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } } }));
+    const g = await startGateway({ root, port: 0, mode: 'observe', anthropicUpstream: gz.url, openaiUpstream: gz.url, agentDirs: [], log: () => undefined });
+    try {
+      const got = await send(g.url + '/v1/chat/completions', 'POST', '{"model":"gpt-4o","messages":[]}', { 'accept-encoding': 'gzip' });
+      assert.equal(got.headers['content-encoding'], 'gzip');
+      assert.ok(got.body.equals(zipped));
+      assert.equal(gz.requests[0].headers['accept-encoding'], 'gzip');
+      await g.idle();
+      assert.equal(records(root)[0].usage?.output_tokens, USAGE.output_tokens);
+    } finally {
+      await g.close();
+      await gz.close();
+    }
   });
 
   it('an unreachable upstream is a 502 in the API error shape, recorded', async () => {
