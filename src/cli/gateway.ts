@@ -417,6 +417,9 @@ export async function gatewayCommand(argv: string[], io: GatewayIo): Promise<num
     openaiUpstream: values['openai-upstream'] ?? DEFAULT_UPSTREAMS.openai,
     agentDirs: [...defaultAgentDirs(), ...(values['agent-dir'] ?? []).map((d) => path.resolve(d))],
     log: (s) => io.stderr(s + '\n'),
+  }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EADDRINUSE') throw new InputError(`port ${port} on 127.0.0.1 is in use: pass --port with another port (0 picks a free one)`);
+    throw e;
   });
   io.stdout(`gateway listening on ${running.url}\n`);
   await new Promise<void>((resolve) => {
