@@ -91,7 +91,7 @@ for (const mode of ['observe', 'control']) {
   rows.push(await run(g.url, `gateway ${mode}`));
   rows.at(-1).rssMb = rssMb(g.child.pid);
   await new Promise((r) => setTimeout(r, 3000)); // let it write its records
-  rows.at(-1).records = fs.readdirSync(path.join(ws, '.context', 'gateway')).filter((f) => f.endsWith('.json')).length;
+  rows.at(-1).records = fs.readdirSync(path.join(ws, '.context', 'gateway')).filter((f) => f.startsWith('call-')).length;
   g.child.kill('SIGTERM');
   await new Promise((r) => g.child.once('exit', r));
   fs.rmSync(path.join(ws, '.context'), { recursive: true, force: true });
