@@ -123,7 +123,7 @@ function workspaceState(root: string, log: (s: string) => void): () => { policy:
   };
 }
 
-function readAgentOutput(agentDirs: string[]): PlanContext['readAgentOutput'] {
+export function readAgentOutput(agentDirs: string[]): PlanContext['readAgentOutput'] {
   return (file) => {
     let real: string;
     try {
