@@ -8,11 +8,11 @@ import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { IdleQueue } from './gateway-queue';
+import { inlineRecorder, workerRecorder, type PlanData, type RecordJob } from './gateway-recorder';
 import { agentPathRefusal } from '../core/gateway/agent-preview';
 import { DecisionStore } from '../core/gateway/decisions';
 import { planOrOriginal, type DurableText, type GatewayMode, type Plan, type PlanContext } from '../core/gateway/plan';
-import { buildRecord } from '../core/gateway/record';
-import { DEFAULT_KEEP_CALLS, ensureRecordsDir, listCalls, recordsDir, writeCallRecord } from '../core/gateway/records';
+import { DEFAULT_KEEP_CALLS, ensureRecordsDir, listCalls, recordsDir } from '../core/gateway/records';
 import { SseUsage, usageOf, type Usage } from '../core/gateway/usage';
 import type { Api, Json } from '../core/gateway/wire';
 import { offloadLocation } from '../core/offload/location';
@@ -44,6 +44,8 @@ export interface GatewayOptions {
   /** Agents' own folders whose `projects/…/tool-results/` files may be read (default ~/.claude, CLAUDE_CONFIG_DIR). */
   agentDirs: string[];
   log?: (line: string) => void;
+  /** false: write the records in the gateway's own thread (when idle) rather than in a worker thread. */
+  recordInThread?: boolean;
 }
 
 export interface RunningGateway {
@@ -185,6 +187,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   let offloadStore: OffloadStore | undefined;
   let seq = 0;
   const queue = new IdleQueue();
+  const recorder = (options.recordInThread === false ? undefined : workerRecorder(log)) ?? inlineRecorder(queue, log);
   const readAgent = readAgentOutput(options.agentDirs);
 
   const server = http.createServer((req, res) => {
@@ -213,7 +216,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       let plan: Plan | undefined;
       let error: string | undefined;
       let policy: Policy | undefined;
-      let later: (() => { plan?: Plan; error?: string }) | undefined;
+      let observe: RecordJob['observe'];
       if (r.api) {
         const api = r.api;
         const text = raw.toString('utf8');
@@ -238,8 +241,8 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
             },
             readAgentOutput: readAgent,
           };
-          // observe: the bytes go first; what the record says about them is worked out after the answer.
-          if (options.mode === 'observe') later = () => planOrOriginal(api, text, ctx);
+          // observe: the bytes go first; what the record says about them is worked out by the recorder.
+          if (options.mode === 'observe') observe = { policy: current, durable, track: r.track };
           else {
             const planned = planOrOriginal(api, text, ctx);
             plan = planned.plan;
@@ -332,21 +335,21 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         const api = r.api;
         if (api) {
           const n = ++seq;
-          queue.push(() => {
-            try {
-              if (later) ({ plan, error } = later());
-              const tokenizer = counterFor(encodingForModel(plan?.model).encoding);
-              const record = buildRecord({ id: `${started}-${n}`, at: new Date(started), mode: options.mode, api, path: pathname, received: raw.toString('utf8'), plan, error: error ?? (outcome.upstreamError ? `upstream: ${outcome.upstreamError}` : undefined), status: outcome.status, duration_ms: ended - started, events: outcome.events, usage: outcome.usage, tokenizer });
-              writeCallRecord(recordDir, record, n, policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS);
-              if (plan && options.mode === 'control') {
-                dirty = true;
-                save(queue.quiet);
-              }
-              log(`gateway: ${req.method} ${pathname} ${plan?.model ?? '?'} ${outcome.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${error ? `, forwarded unchanged after an internal error: ${error}` : ''}`);
-            } catch (e) {
-              log(`gateway: record not written: ${(e as Error).message}`);
-            }
+          const { view: _view, ...planData } = plan ?? ({} as Partial<Plan>);
+          recorder.push({
+            n, started, ended, mode: options.mode, api, path: pathname, received: raw.toString('utf8'),
+            ...(plan?.body !== undefined ? { sent: plan.body } : {}),
+            ...(plan ? { plan: planData as PlanData } : {}),
+            ...(observe ? { observe } : {}),
+            ...(error ? { error } : {}),
+            ...(outcome.upstreamError ? { upstreamError: outcome.upstreamError } : {}),
+            status: outcome.status, usage: outcome.usage, events: outcome.events,
+            recordDir, keep: policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS,
           });
+          if (plan && options.mode === 'control') {
+            dirty = true;
+            queue.push(() => save());
+          }
         }
         queue.end();
       }
@@ -363,12 +366,12 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         close: () => new Promise<void>((done) => {
           server.close(() => {
             save(true);
-            done();
+            void recorder.close().then(done);
           });
           server.closeAllConnections();
         }),
         idle: async () => {
-          while (!queue.quiet) await new Promise((r) => setTimeout(r, 10));
+          while (!queue.quiet || !recorder.quiet) await new Promise((r) => setTimeout(r, 10));
           save(true);
         },
       });

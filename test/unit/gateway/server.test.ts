@@ -271,6 +271,17 @@ describe('ctxctl gateway (server)', () => {
     assert.match(records(root)[0].error ?? '', /upstream/);
   });
 
+  it('without the record worker, the records are written in the gateway thread when it is idle', async () => {
+    const root = workspace();
+    const g = await startGateway({ root, port: 0, mode: 'control', anthropicUpstream: upstream.url, openaiUpstream: other.url, agentDirs: [], log: () => undefined, recordInThread: false });
+    running.push(g);
+    await send(g.url + '/v1/responses', 'POST', JSON.stringify({ model: 'gpt-5', input: `key ${SECRET}` }));
+    await g.idle();
+    const [rec] = records(root);
+    assert.deepEqual(rec.changes.map((c) => c.rule), ['redacted', 'pins-added']);
+    assert.equal(rec.usage?.input_tokens, USAGE.input_tokens);
+  });
+
   it('keeps the last gateway.keep_calls records', async () => {
     const root = workspace('gateway:\n  keep_calls: 3\n');
     const g = await start(root, 'observe');
