@@ -62,8 +62,11 @@ async function run(url, label) {
   return { label, seq50: pct(one, 50), seq99: pct(one, 99), p50: pct(totals, 50), p99: pct(totals, 99), events };
 }
 
-function gateway(mode, ws, upstreamUrl) {
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'cli.js'), 'gateway', '--workspace', ws, '--port', '0', '--mode', mode, '--anthropic-upstream', upstreamUrl], { stdio: ['ignore', 'pipe', 'ignore'] });
+function gateway(mode, ws, upstreamUrl, inThread = false) {
+  // The CLI (records in a worker thread), or the compiled gateway with its records written in its own thread when idle.
+  const inline = `require(${JSON.stringify(path.join(root, 'out', 'src', 'cli', 'gateway.js'))}).startGateway({ root: ${JSON.stringify(ws)}, port: 0, mode: '${mode}', anthropicUpstream: '${upstreamUrl}', openaiUpstream: '${upstreamUrl}', agentDirs: [], log: () => {}, recordInThread: false }).then((g) => console.log('gateway listening on ' + g.url))`;
+  const args = inThread ? ['-e', inline] : [path.join(root, 'dist', 'cli.js'), 'gateway', '--workspace', ws, '--port', '0', '--mode', mode, '--anthropic-upstream', upstreamUrl];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -86,9 +89,9 @@ function rssMb(pid) {
 const upstream = await startFakeUpstream();
 const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-bench-gw-'));
 const rows = [await run(upstream.url, 'direct')];
-for (const mode of ['observe', 'control']) {
-  const g = await gateway(mode, ws, upstream.url);
-  rows.push(await run(g.url, `gateway ${mode}`));
+for (const [mode, inThread] of [['observe', false], ['control', false], ['observe', true], ['control', true]]) {
+  const g = await gateway(mode, ws, upstream.url, inThread);
+  rows.push(await run(g.url, `${mode}${inThread ? ' (in-thread records)' : ''}`));
   rows.at(-1).rssMb = rssMb(g.child.pid);
   await new Promise((r) => setTimeout(r, 3000)); // let it write its records
   rows.at(-1).records = fs.readdirSync(path.join(ws, '.context', 'gateway')).filter((f) => f.startsWith('call-')).length;
@@ -103,5 +106,5 @@ console.log(`${values.kb} KB streaming calls on 127.0.0.1 (${os.cpus().length} c
 const f = (x) => x.toFixed(1).padStart(6);
 for (const r of rows) {
   const added = r === base ? '' : `   added: one at a time p50 ${f(r.seq50 - base.seq50)} p99 ${f(r.seq99 - base.seq99)}; at once p50 ${f(r.p50 - base.p50)} p99 ${f(r.p99 - base.p99)} ms`;
-  console.log(`${r.label.padEnd(16)} one at a time p50 ${f(r.seq50)} p99 ${f(r.seq99)} ms; ${CALLS} at once p50 ${f(r.p50)} p99 ${f(r.p99)} ms; ${r.events} events${r.rssMb ? `; gateway rss ${r.rssMb} MB, ${r.records} records` : ''}${added}`);
+  console.log(`${r.label.padEnd(28)} one at a time p50 ${f(r.seq50)} p99 ${f(r.seq99)} ms; ${CALLS} at once p50 ${f(r.p50)} p99 ${f(r.p99)} ms; ${r.events} events${r.rssMb ? `; gateway rss ${r.rssMb} MB, ${r.records} records` : ''}${added}`);
 }
