@@ -70,6 +70,8 @@ const targets = {
   // The CLI: its bundle, and dist/cli.js, which loads the bundle with the code cache made below (src/cli/load.ts).
   'cli-main': { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js' },
   cli: { ...common, entryPoints: ['src/cli/load.ts'], outfile: 'dist/cli.js' },
+  // The gateway's record worker (src/cli/gateway-recorder.ts starts it beside the CLI's bundle).
+  'gateway-worker': { ...common, entryPoints: ['src/cli/gateway-worker.ts'], outfile: 'dist/gateway-worker.js' },
   'assemble-worker': { ...common, entryPoints: ['src/vscode/worker/assemble-worker.ts'], outfile: 'dist/assemble-worker.js' },
   'send-worker': { ...common, entryPoints: ['src/vscode/worker/send-worker.ts'], outfile: 'dist/send-worker.js' },
   ...Object.fromEntries(VENDOR.map((v) => [`vendor/${v}`, { ...common, entryPoints: [`src/vendor/${v}.ts`], outfile: `dist/vendor/${v}.js` }])),

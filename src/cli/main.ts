@@ -22,6 +22,7 @@ import { hookCommand, HOOK_USAGE } from './hook';
 import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
+import { gatewayCommand, GATEWAY_USAGE } from './gateway';
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
@@ -36,6 +37,7 @@ const USAGE = `Usage:
   ${MCP_USAGE}
   ${HOOK_USAGE}
   ${SETUP_USAGE}
+  ${GATEWAY_USAGE}
 ${SEND_USAGE}
 ${COMPARE_USAGE}   (ctxctl compare --help)
 ${CHECK_USAGE}   (ctxctl check --help)
@@ -121,7 +123,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand, setup: setupCommand };
 /** Commands that stream (send): they get both streams and finish later. */
-const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand, compare: compareCommand, check: checkCommand };
+const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand, compare: compareCommand, check: checkCommand, gateway: gatewayCommand };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
 export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {

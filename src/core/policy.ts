@@ -19,6 +19,8 @@ export interface Policy {
   sources: { agents_md: boolean; claude_md: boolean; copilot: boolean; cursor: boolean; cline: boolean; adr_dirs: string[] };
   /** Relevance to the task: thresholds in percent of the best text match (see relevance/rank.ts). */
   relevance: { load_threshold: number; index_threshold: number; min_words: number; recent_commits: number };
+  /** `ctxctl gateway` (the agent's own requests): thresholds, records kept, and fail-closed instead of fail-open. */
+  gateway?: { tool_result_tokens?: number; digest_tokens?: number; keep_calls?: number; fail_closed?: boolean };
   /** Where this policy came from, for messages. */
   origin: string;
 }
@@ -95,6 +97,7 @@ const SCHEMA: Spec = obj({
   trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int(), evidence_floor: bool }),
   sources: obj({ agents_md: bool, claude_md: bool, copilot: bool, cursor: bool, cline: bool, adr_dirs: list(str) }),
   relevance: obj({ load_threshold: int(), index_threshold: int(), min_words: int(), recent_commits: int() }),
+  gateway: obj({ tool_result_tokens: int(1), digest_tokens: int(1), keep_calls: int(1), fail_closed: bool }),
 });
 
 /** Parse and validate a policy file's text. Errors name `file:line:col`; unknown keys suggest the nearest valid one. */

@@ -1,0 +1,136 @@
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DecisionStore } from '../core/gateway/decisions';
+import { planOrOriginal, VIEWS, type DurableText, type GatewayMode, type Plan } from '../core/gateway/plan';
+import { buildRecord } from '../core/gateway/record';
+import { writeCallRecord } from '../core/gateway/records';
+import type { Usage } from '../core/gateway/usage';
+import type { Api, JsonObject } from '../core/gateway/wire';
+import type { Policy } from '../core/policy';
+import { counterFor, encodingForModel } from '../core/tokens';
+import { IdleQueue } from './gateway-queue';
+
+/**
+ * The gateway's records, written off the path of the calls: in a worker thread (gateway-worker.ts) when one can
+ * start, else in the gateway's own thread through the idle queue. A job is plain data: what was received and sent,
+ * the plan without its view (rebuilt from the sent body for counting), the answer's figures. An observed call is
+ * planned here too (its bytes went unchanged): the recorder keeps its own store for the prefix it reports.
+ */
+
+export type PlanData = Omit<Plan, 'view'>;
+
+export interface RecordJob {
+  n: number;
+  started: number;
+  ended: number;
+  mode: GatewayMode;
+  api: Api;
+  path: string;
+  received: string;
+  /** The sent body, when it differs from the received one. */
+  sent?: string;
+  plan?: PlanData;
+  /** Observe mode: plan the call here, with these. */
+  observe?: { policy: Policy; durable: DurableText[]; track: boolean };
+  /** An internal error of the gateway (the call went unchanged, or was refused when fail-closed). */
+  error?: string;
+  /** The upstream could not be reached, or the client left before the answer ended. */
+  upstreamError?: string;
+  status?: number;
+  usage?: Usage;
+  events?: number;
+  recordDir: string;
+  keep: number;
+}
+
+export interface RecorderState {
+  store: DecisionStore;
+}
+
+/** Build and write one record; returns the log line. */
+export function runRecordJob(job: RecordJob, state: RecorderState): string {
+  let plan: Plan | undefined;
+  let error = job.error ?? (job.upstreamError ? `upstream: ${job.upstreamError}` : undefined);
+  const tokenizer = counterFor(encodingForModel(job.plan?.model).encoding);
+  if (job.observe) {
+    const r = planOrOriginal(job.api, job.received, {
+      mode: 'observe',
+      policy: job.observe.policy,
+      tokenizer,
+      durable: job.observe.durable,
+      store: state.store,
+      track: job.observe.track,
+      offload: () => {
+        throw new Error('observe mode stores nothing');
+      },
+      readAgentOutput: () => ({ refused: 'observe mode reads nothing' }),
+    });
+    plan = r.plan;
+    error = error ?? r.error;
+  } else if (job.plan) {
+    plan = { ...job.plan, view: VIEWS[job.api](JSON.parse(job.sent ?? job.received) as JsonObject) };
+  }
+  const record = buildRecord({ id: `${job.started}-${job.n}`, at: new Date(job.started), mode: job.mode, api: job.api, path: job.path, received: job.received, plan, error, status: job.status, duration_ms: job.ended - job.started, events: job.events, usage: job.usage, tokenizer: counterFor(encodingForModel(plan?.model).encoding) });
+  writeCallRecord(job.recordDir, record, job.n, job.keep);
+  return `gateway: POST ${job.path} ${plan?.model ?? '?'} ${job.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${job.error ? `, forwarded unchanged after an internal error: ${job.error}` : ''}${job.upstreamError ? `, ${job.upstreamError}` : ''}`;
+}
+
+export interface Recorder {
+  push(job: RecordJob): void;
+  /** Every job pushed so far is written. */
+  readonly quiet: boolean;
+  close(): Promise<void>;
+}
+
+/** In the gateway's thread, when no call is in flight. */
+export function inlineRecorder(queue: IdleQueue, log: (s: string) => void): Recorder {
+  const state: RecorderState = { store: new DecisionStore() };
+  let pending = 0;
+  return {
+    push(job) {
+      pending++;
+      queue.push(() => {
+        try {
+          log(runRecordJob(job, state));
+        } catch (e) {
+          log(`gateway: record not written: ${(e as Error).message}`);
+        } finally {
+          pending--;
+        }
+      });
+    },
+    get quiet() {
+      return pending === 0;
+    },
+    close: async () => undefined,
+  };
+}
+
+/** In a worker thread (gateway-worker.js beside this file, in dist/ or out/); undefined when it cannot start. */
+export function workerRecorder(log: (s: string) => void): Recorder | undefined {
+  let worker: Worker;
+  try {
+    worker = new Worker(path.join(__dirname, 'gateway-worker.js'));
+  } catch {
+    return undefined;
+  }
+  let pending = 0;
+  worker.unref();
+  worker.on('message', (m: { log: string }) => {
+    pending--;
+    log(m.log);
+  });
+  worker.on('error', (e) => log(`gateway: the record worker failed: ${e.message}`));
+  return {
+    push(job) {
+      pending++;
+      worker.postMessage(job);
+    },
+    get quiet() {
+      return pending === 0;
+    },
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { parentPort } from 'node:worker_threads';
+import { DecisionStore } from '../core/gateway/decisions';
+import { runRecordJob, type RecordJob, type RecorderState } from './gateway-recorder';
+
+/** The gateway's record worker: one job in, its record written, one log line back (gateway-recorder.ts). */
+
+const state: RecorderState = { store: new DecisionStore() };
+parentPort?.on('message', (job: RecordJob) => {
+  let line: string;
+  try {
+    line = runRecordJob(job, state);
+  } catch (e) {
+    line = `gateway: record not written: ${(e as Error).message}`;
+  }
+  parentPort?.postMessage({ log: line });
+});

@@ -1,0 +1,467 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { parseArgs } from 'node:util';
+import * as zlib from 'node:zlib';
+import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
+import { IdleQueue } from './gateway-queue';
+import { inlineRecorder, workerRecorder, type PlanData, type RecordJob } from './gateway-recorder';
+import { agentPathRefusal } from '../core/gateway/agent-preview';
+import { DecisionStore } from '../core/gateway/decisions';
+import { planOrOriginal, type DurableText, type GatewayMode, type Plan, type PlanContext } from '../core/gateway/plan';
+import { DEFAULT_KEEP_CALLS, ensureRecordsDir, listCalls, recordsDir } from '../core/gateway/records';
+import { SseUsage, usageOf, type Usage } from '../core/gateway/usage';
+import type { Api, Json } from '../core/gateway/wire';
+import { offloadLocation } from '../core/offload/location';
+import { openOffloadStore, type OffloadStore } from '../core/offload/store';
+import type { Policy } from '../core/policy';
+import { InputError } from '../core/errors';
+import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { counterFor, encodingForModel } from '../core/tokens';
+
+/**
+ * `ctxctl gateway`: a local HTTP proxy on 127.0.0.1 between an agent (Claude Code, Codex, any OpenAI- or
+ * Anthropic-compatible client) and its model API. observe: bytes forwarded unchanged both ways, one record per
+ * call. control: the planner (src/core/gateway/plan.ts) applies the policy to the request first; on an internal
+ * error the original bytes go (fail-open) unless the policy says `gateway.fail_closed`. Streams pass through
+ * chunk by chunk. Headers are forwarded, never written anywhere.
+ */
+
+export const GATEWAY_USAGE = `ctxctl gateway [--workspace DIR] [--port 8787] [--mode control|observe] [--anthropic-upstream URL] [--openai-upstream URL] [--agent-dir DIR]...
+  ctxctl gateway calls [--workspace DIR] [--json]   (the recorded agent calls)`;
+
+export const DEFAULT_UPSTREAMS = { anthropic: 'https://api.anthropic.com', openai: 'https://api.openai.com' };
+
+export interface GatewayOptions {
+  root: string;
+  port: number;
+  mode: GatewayMode;
+  anthropicUpstream: string;
+  openaiUpstream: string;
+  /** Agents' own folders whose `projects/…/tool-results/` files may be read (default ~/.claude, CLAUDE_CONFIG_DIR). */
+  agentDirs: string[];
+  log?: (line: string) => void;
+  /** false: write the records in the gateway's own thread (when idle) rather than in a worker thread. */
+  recordInThread?: boolean;
+}
+
+export interface RunningGateway {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+  /** Resolves when every record of the calls answered so far is written (tests). */
+  idle(): Promise<void>;
+}
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones the gateway sets itself. */
+const HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+const MAX_BODY = 64 * 1024 * 1024;
+const MAX_AGENT_FILE = 32 * 1024 * 1024;
+const KEEP_ANSWER = 8 * 1024 * 1024;
+
+type Route = { api: Api; track: boolean } | { api: undefined; upstream: 'anthropic' | 'openai' };
+
+function route(method: string, pathname: string, headers: http.IncomingHttpHeaders): Route {
+  const p = pathname.replace(/\/+$/, '');
+  if (method === 'POST') {
+    if (/(^|\/)v1\/messages$/.test(p)) return { api: 'anthropic', track: true };
+    if (/(^|\/)v1\/messages\/count_tokens$/.test(p)) return { api: 'anthropic', track: false };
+    if (/(^|\/)(v1\/)?responses$/.test(p)) return { api: 'responses', track: true };
+    if (/(^|\/)(v1\/)?chat\/completions$/.test(p)) return { api: 'chat', track: true };
+  }
+  return { api: undefined, upstream: headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined ? 'anthropic' : 'openai' };
+}
+
+/** The upstream URL for a request path: the upstream's own path prefix kept, a doubled `/v1` not. */
+export function upstreamUrl(base: string, requestPath: string): URL {
+  const b = new URL(base);
+  let prefix = b.pathname.replace(/\/+$/, '');
+  if (prefix.endsWith('/v1') && /^\/v1(\/|$)/.test(requestPath)) prefix = prefix.slice(0, -3);
+  return new URL(`${b.protocol}//${b.host}${prefix}${requestPath}`);
+}
+
+function forwardHeaders(headers: http.IncomingHttpHeaders, length: number): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP.has(k) && !named.has(k)) out[k] = v;
+  out['content-length'] = String(length);
+  return out;
+}
+
+function answerHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !named.has(k) && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') out[k] = v;
+  return out;
+}
+
+/** The rules and pins, reloaded when the policy, the pins or the root AGENTS.md change. */
+function workspaceState(root: string, log: (s: string) => void): () => { policy: Policy; durable: DurableText[] } {
+  let signature = '';
+  let state: { policy: Policy; durable: DurableText[] } | undefined;
+  const stamp = (rel: string) => {
+    const st = fs.statSync(path.join(root, rel), { throwIfNoEntry: false });
+    return st ? `${st.mtimeMs}:${st.size}` : '-';
+  };
+  return () => {
+    const now = ['.context/policy.yaml', '.context/pins.json', 'AGENTS.md'].map(stamp).join('|');
+    if (state && now === signature) return state;
+    signature = now;
+    const policy = loadPolicy(root);
+    let durable: DurableText[] = [];
+    try {
+      const snapshot = loadSnapshot({ root, task: '', cwd: root, policy, changes: false });
+      const found = durableBlocks(snapshot);
+      for (const u of found.unreadable) log(`gateway: pinned block ${u.source} not added: ${u.reason}`);
+      durable = found.blocks.map((b) => ({ kind: b.kind as DurableText['kind'], source: b.source, text: b.text, wrapped: wrapVerbatim(b) }));
+    } catch (e) {
+      log(`gateway: rules and pins not read: ${(e as Error).message}`);
+    }
+    state = { policy, durable };
+    return state;
+  };
+}
+
+export function readAgentOutput(agentDirs: string[]): PlanContext['readAgentOutput'] {
+  return (file) => {
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+    } catch {
+      return { refused: 'no such file' };
+    }
+    const refused = agentPathRefusal(real, agentDirs.map((d) => { try { return fs.realpathSync(d); } catch { return d; } }));
+    if (refused) return { refused };
+    const st = fs.statSync(real);
+    if (!st.isFile()) return { refused: 'not a regular file' };
+    if (st.size > MAX_AGENT_FILE) return { refused: `${st.size} bytes is over the ${MAX_AGENT_FILE}-byte limit` };
+    return { text: fs.readFileSync(real, 'utf8') };
+  };
+}
+
+const DECISIONS_FILE = 'decisions.json';
+/** Conversations whose decisions are kept on disk. */
+const KEEP_CONVERSATIONS = 32;
+
+function loadDecisions(file: string, log: (s: string) => void): DecisionStore {
+  try {
+    return DecisionStore.fromJSON(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log(`gateway: ${file} not read (${(e as Error).message}): decisions start empty`);
+    return new DecisionStore();
+  }
+}
+
+export function defaultAgentDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs = [path.join(env.HOME ?? os.homedir(), '.claude')];
+  if (env.CLAUDE_CONFIG_DIR) dirs.push(env.CLAUDE_CONFIG_DIR);
+  return dirs;
+}
+
+export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
+  const root = path.resolve(options.root);
+  const workspace = workspaceState(root, log);
+  const recordDir = recordsDir(root);
+  // The decisions survive a restart: a prefix transformed before it is transformed the same way after.
+  const decisionsFile = path.join(recordDir, DECISIONS_FILE);
+  const store = loadDecisions(decisionsFile, log);
+  let savedAt = 0;
+  let dirty = false;
+  const save = (force = false) => {
+    if (!dirty || (!force && Date.now() - savedAt < 2000)) return;
+    try {
+      ensureRecordsDir(recordDir);
+      const tmp = `${decisionsFile}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(store.toJSON(KEEP_CONVERSATIONS)));
+      fs.renameSync(tmp, decisionsFile);
+      savedAt = Date.now();
+      dirty = false;
+    } catch (e) {
+      log(`gateway: decisions not saved: ${(e as Error).message}`);
+    }
+  };
+  let offloadStore: OffloadStore | undefined;
+  let seq = 0;
+  const queue = new IdleQueue();
+  const recorder = (options.recordInThread === false ? undefined : workerRecorder(log)) ?? inlineRecorder(queue, log);
+  const readAgent = readAgentOutput(options.agentDirs);
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        res.writeHead(413, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `gateway: request body over ${MAX_BODY} bytes` } }));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (res.headersSent) return;
+      const started = Date.now();
+      queue.begin();
+      let finished = false;
+      const raw = Buffer.concat(chunks);
+      const url = req.url ?? '/';
+      const pathname = url.split('?')[0];
+      const r = route(req.method ?? 'GET', pathname, req.headers);
+      const upstreamBase = r.api === 'anthropic' || (r.api === undefined && r.upstream === 'anthropic') ? options.anthropicUpstream : options.openaiUpstream;
+      let body = raw;
+      let plan: Plan | undefined;
+      let error: string | undefined;
+      let policy: Policy | undefined;
+      let observe: RecordJob['observe'];
+      if (r.api) {
+        const api = r.api;
+        const text = raw.toString('utf8');
+        let durable: DurableText[] = [];
+        try {
+          ({ policy, durable } = workspace());
+        } catch (e) {
+          error = `policy not read: ${(e as Error).message}`;
+        }
+        if (policy) {
+          const current = policy;
+          const ctx: PlanContext = {
+            mode: options.mode,
+            policy: current,
+            tokenizer: counterFor(encodingForModel(undefined).encoding),
+            durable,
+            store,
+            track: r.track,
+            offload: (name, t) => {
+              offloadStore ??= openOffloadStore(offloadLocation(root, current), { maxAgeDays: current.offload.retention_days, maxMegabytes: current.offload.retention_mb });
+              return offloadStore.put(name, { text: t }, '.txt').abs;
+            },
+            readAgentOutput: readAgent,
+          };
+          // observe: the bytes go first; what the record says about them is worked out by the recorder.
+          if (options.mode === 'observe') observe = { policy: current, durable, track: r.track };
+          else {
+            const planned = planOrOriginal(api, text, ctx);
+            plan = planned.plan;
+            error = planned.error;
+            if (plan?.body !== undefined) body = Buffer.from(plan.body, 'utf8');
+          }
+        }
+        if (error && policy?.gateway?.fail_closed) {
+          res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `ctxctl gateway (fail-closed): ${error}` } }));
+          finish({ status: 502 });
+          return;
+        }
+      }
+      const target = upstreamUrl(upstreamBase, url);
+      const client = target.protocol === 'https:' ? https : http;
+      const upstream = client.request(target, { method: req.method, headers: forwardHeaders(req.headers, body.length) }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders(answer.headers));
+        const sse = /text\/event-stream/i.test(String(answer.headers['content-type'] ?? ''));
+        const api = r.api ?? 'chat';
+        const reader = sse ? new SseUsage(api) : undefined;
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        const encoding = String(answer.headers['content-encoding'] ?? '').toLowerCase();
+        const inflate = encoding === 'gzip' ? zlib.createGunzip() : encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : undefined;
+        const decoder = new StringDecoder('utf8');
+        const look = (c: Buffer) => {
+          if (reader) reader.feed(decoder.write(c));
+          else if (keptBytes < KEEP_ANSWER) {
+            kept.push(c);
+            keptBytes += c.length;
+          }
+        };
+        inflate?.on('data', look);
+        inflate?.on('error', () => undefined);
+        answer.on('data', (c: Buffer) => {
+          if (!res.write(c)) {
+            answer.pause();
+            res.once('drain', () => answer.resume());
+          }
+          if (r.api) {
+            if (inflate) inflate.write(c);
+            else look(c);
+          }
+        });
+        answer.on('end', () => {
+          res.end();
+          if (!r.api) {
+            finish({ status: answer.statusCode });
+            return;
+          }
+          const done = () => {
+            let usage: Usage | undefined;
+            if (reader) {
+              reader.feed(decoder.end());
+              reader.end();
+              usage = reader.usage;
+            } else {
+              try {
+                usage = usageOf(api, JSON.parse(Buffer.concat(kept).toString('utf8')) as Json);
+              } catch {
+                usage = undefined;
+              }
+            }
+            finish({ status: answer.statusCode, usage, events: reader?.events });
+          };
+          if (inflate) {
+            inflate.once('end', done);
+            inflate.once('error', done);
+            inflate.end();
+          } else done();
+        });
+        answer.on('error', () => res.destroy());
+      });
+      upstream.on('error', (e) => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `ctxctl gateway: upstream ${target.host} unreachable: ${e.message}` } }));
+        else res.destroy();
+        finish({ status: 502, upstreamError: e.message });
+      });
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+        // A call that ended without an answer's end (the client went away): recorded as it is.
+        if (!finished && !res.writableFinished) finish({ status: res.statusCode, upstreamError: 'the client closed the connection before the answer ended' });
+      });
+      upstream.end(body);
+
+      function finish(outcome: { status?: number; usage?: Usage; events?: number; upstreamError?: string }): void {
+        if (finished) return;
+        finished = true;
+        const ended = Date.now();
+        const api = r.api;
+        if (api) {
+          const n = ++seq;
+          const { view: _view, ...planData } = plan ?? ({} as Partial<Plan>);
+          recorder.push({
+            n, started, ended, mode: options.mode, api, path: pathname, received: raw.toString('utf8'),
+            ...(plan?.body !== undefined ? { sent: plan.body } : {}),
+            ...(plan ? { plan: planData as PlanData } : {}),
+            ...(observe ? { observe } : {}),
+            ...(error ? { error } : {}),
+            ...(outcome.upstreamError ? { upstreamError: outcome.upstreamError } : {}),
+            status: outcome.status, usage: outcome.usage, events: outcome.events,
+            recordDir, keep: policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS,
+          });
+          if (plan && options.mode === 'control') {
+            dirty = true;
+            queue.push(() => save());
+          }
+        }
+        queue.end();
+      }
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      resolve({
+        port,
+        url: `http://127.0.0.1:${port}`,
+        close: () => new Promise<void>((done) => {
+          server.close(() => {
+            save(true);
+            void recorder.close().then(done);
+          });
+          server.closeAllConnections();
+        }),
+        idle: async () => {
+          while (!queue.quiet || !recorder.quiet) await new Promise((r) => setTimeout(r, 10));
+          save(true);
+        },
+      });
+    });
+  });
+}
+
+export interface GatewayIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+export async function gatewayCommand(argv: string[], io: GatewayIo): Promise<number> {
+  if (argv[0] === 'calls') return callsCommand(argv.slice(1), io);
+  const { values } = parsed(() => parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      workspace: { type: 'string' },
+      port: { type: 'string' },
+      mode: { type: 'string' },
+      'anthropic-upstream': { type: 'string' },
+      'openai-upstream': { type: 'string' },
+      'agent-dir': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+  if (values.help) {
+    io.stdout(`Usage:\n  ${GATEWAY_USAGE}\n`);
+    return 0;
+  }
+  const mode = (values.mode ?? 'control') as GatewayMode;
+  if (mode !== 'control' && mode !== 'observe') throw new InputError(`--mode must be control or observe, got "${values.mode}"`);
+  const port = values.port === undefined ? 8787 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port must be a port number (0 picks a free one), got "${values.port}"`);
+  for (const [flag, v] of [['--anthropic-upstream', values['anthropic-upstream']], ['--openai-upstream', values['openai-upstream']]] as const) {
+    if (v !== undefined && !/^https?:\/\/[^/]/.test(v)) throw new InputError(`${flag} must be an http(s) URL, got "${v}"`);
+  }
+  const root = path.resolve(values.workspace ?? '.');
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`--workspace: not a folder: ${root}`);
+  const running = await startGateway({
+    root,
+    port,
+    mode,
+    anthropicUpstream: values['anthropic-upstream'] ?? DEFAULT_UPSTREAMS.anthropic,
+    openaiUpstream: values['openai-upstream'] ?? DEFAULT_UPSTREAMS.openai,
+    agentDirs: [...defaultAgentDirs(), ...(values['agent-dir'] ?? []).map((d) => path.resolve(d))],
+    log: (s) => io.stderr(s + '\n'),
+  }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EADDRINUSE') throw new InputError(`port ${port} on 127.0.0.1 is in use: pass --port with another port (0 picks a free one)`);
+    throw e;
+  });
+  io.stdout(`gateway listening on ${running.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running.idle();
+  await running.close();
+  return 0;
+}
+
+function parsed<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    throw new InputError(`${(e as Error).message} (usage: ${GATEWAY_USAGE})`);
+  }
+}
+
+function callsCommand(argv: string[], io: GatewayIo): number {
+  const { values } = parsed(() => parseArgs({ args: argv, strict: true, options: { workspace: { type: 'string' }, json: { type: 'boolean' } } }));
+  const calls = listCalls(recordsDir(path.resolve(values.workspace ?? '.')));
+  if (values.json) {
+    io.stdout(JSON.stringify(calls) + '\n');
+    return 0;
+  }
+  if (calls.length === 0) {
+    io.stdout('no agent calls recorded (start one through `ctxctl gateway`)\n');
+    return 0;
+  }
+  for (const c of calls) {
+    const u = c.usage ?? {};
+    const usage = u.input_tokens === undefined ? 'usage ?' : `in ${u.input_tokens} (cache read ${u.cache_read_tokens ?? 0}, write ${u.cache_write_tokens ?? 0}) out ${u.output_tokens ?? '?'}`;
+    const window = c.window ? `/${c.window}` : '';
+    const prefix = c.prefix_stable === null ? 'first call' : c.prefix_stable ? 'prefix held' : c.prefix_broken_by_gateway ? 'prefix changed by the gateway' : 'prefix changed by the agent';
+    const changes = c.changes.length ? c.changes.map((x) => `${x.rule}${x.replayed ? ' (replayed)' : ''} ${x.where}`).join('; ') : 'no change';
+    const pins = c.pins.added.length ? `re-added ${c.pins.added.join(', ')}` : `${c.pins.present.length} present`;
+    io.stdout(`${c.at}  ${c.api} ${c.model ?? '?'} ${c.status ?? '-'}  ${c.tokens ?? '?'}${window} tokens, ${usage}  ${prefix}  pins ${pins}  ${changes}${c.error ? `  error: ${c.error}` : ''}\n`);
+  }
+  return 0;
+}

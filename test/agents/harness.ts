@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startGateway, type RunningGateway } from '../../src/cli/gateway';
+import { startFakeUpstream, type Answer, type FakeUpstream, type Logged } from '../unit/gateway/fake-upstream';
+import { bigLog, ERROR_LINE, SECRET } from '../unit/gateway/shapes';
+
+/**
+ * The real clients (Claude Code, Codex) against `ctxctl gateway` (control mode) and a fake provider: a workspace
+ * with AGENTS.md rules, a pinned block and a ~140 KB log holding one error in the middle and a secret.
+ */
+
+export const REPO = path.resolve(__dirname, '..', '..', '..');
+export { ERROR_LINE, SECRET };
+export const RULE = 'Never write card numbers to a log file.';
+export const PIN_TEXT = 'Optional request fields stay optional at the HTTP boundary.';
+
+/** The binaries install-agents.sh installed (it is run here, cached after the first time). */
+export function agentBinaries(): { claude: string; codex: string } {
+  const r = spawnSync('bash', [path.join(REPO, 'scripts', 'test-host', 'install-agents.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error(`install-agents.sh failed (${r.status})`);
+  const get = (k: string) => new RegExp(`^${k}=(.+)$`, 'm').exec(r.stdout)?.[1] ?? '';
+  return { claude: get('CLAUDE_BIN'), codex: get('CODEX_BIN') };
+}
+
+export interface Setup {
+  root: string;
+  home: string;
+  upstream: FakeUpstream;
+  gateway: RunningGateway;
+  log: string;
+  close(): Promise<void>;
+}
+
+export async function setup(script: (req: Logged, n: number) => Answer | undefined, agentDirs: (home: string) => string[]): Promise<Setup> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-agents-'));
+  const root = path.join(base, 'ws');
+  const home = path.join(base, 'home');
+  fs.mkdirSync(path.join(root, '.context'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'logs'));
+  fs.mkdirSync(path.join(root, 'docs'));
+  fs.mkdirSync(home);
+  fs.writeFileSync(path.join(root, 'AGENTS.md'), `# Rules\n\n- ${RULE}\n`);
+  fs.writeFileSync(path.join(root, 'docs', 'api.md'), `# API\n${PIN_TEXT}\n`);
+  fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify([{ id: 'p1', source: 'docs/api.md', startLine: 2, endLine: 2, label: 'compat', text: PIN_TEXT }]));
+  const log = bigLog(1500).replace('status=200 path=/api/cart/700', `status=200 token=${SECRET} path=/api/cart/700`);
+  fs.writeFileSync(path.join(root, 'logs', 'app.log'), log + '\n');
+  const upstream = await startFakeUpstream(script);
+  const lines: string[] = [];
+  const gateway = await startGateway({ root, port: 0, mode: 'control', anthropicUpstream: upstream.url, openaiUpstream: upstream.url, agentDirs: agentDirs(home), log: (s) => lines.push(s) });
+  return {
+    root,
+    home,
+    upstream,
+    gateway,
+    log,
+    close: async () => {
+      await gateway.close();
+      await upstream.close();
+      if (!process.env.KEEP_AGENT_TEMP) fs.rmSync(base, { recursive: true, force: true });
+      else process.stderr.write(`kept ${base}\n${lines.join('\n')}\n`);
+    },
+  };
+}
+
+/** Every text of a JSON value, joined (what the model can read). */
+export function allText(v: unknown): string {
+  const out: string[] = [];
+  const walk = (x: unknown) => {
+    if (typeof x === 'string') out.push(x);
+    else if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+  };
+  walk(v);
+  return out.join('\n');
+}
+
+/** The items of a request without the agents' moving cache markers. */
+export function items(list: unknown[]): string[] {
+  return list.map((m) => JSON.stringify(m, (k, v) => (k === 'cache_control' ? undefined : v)));
+}
+
+export function dump(s: Setup, name: string): string {
+  const file = path.join(os.tmpdir(), `ctxctl-agents-${name}-requests.json`);
+  fs.writeFileSync(file, JSON.stringify(s.upstream.requests.map((r) => ({ path: r.path, json: r.json })), null, 1));
+  return file;
+}
