@@ -1,7 +1,8 @@
-// The whole test command (`npm test`): lint, typecheck, build, then the unit, integration and end-to-end suites.
+// The whole test command (`npm test`): lint, typecheck, build, then the unit, integration, end-to-end and agents suites
+// (the real Claude Code and Codex clients through `ctxctl gateway`, installed by scripts/test-host/install-agents.sh).
 // Prints one closing line per suite, `<suite>: N passed, M failed, K skipped, T todo`, and fails if any suite failed
 // or ran no test. A focused test (`.only`) anywhere under test/ fails the command before anything runs.
-// `node scripts/test.mjs unit` (or integration, e2e) runs only the named suites, after the same checks.
+// `node scripts/test.mjs unit` (or integration, e2e, agents) runs only the named suites, after the same checks.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import { closingLine, findFocused, lastCounts, listTests, runNodeTests } from '.
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const suites = wanted.length ? wanted : ['unit', 'integration', 'e2e'];
+const suites = wanted.length ? wanted : ['unit', 'integration', 'e2e', 'agents'];
 
 function step(label, cmd, args, opts = {}) {
   process.stdout.write(`\n=== ${label}: ${cmd} ${args.join(' ')}\n`);
@@ -68,6 +69,17 @@ if (suites.includes('e2e')) {
   const counts = lastCounts(r.stdout ?? '', 'e2e') ?? { passed: 0, failed: 1 };
   if (r.status !== 0 && counts.failed === 0) counts.failed = 1;
   results.push({ suite: 'e2e', ...counts });
+}
+
+if (suites.includes('agents')) {
+  must('agent clients', 'bash', ['scripts/test-host/install-agents.sh']);
+  const files = listTests(path.join(root, 'out', 'test', 'agents'));
+  if (files.length === 0) {
+    console.error('no compiled agents test found under out/test/agents: did the typecheck step emit?');
+    process.exit(1);
+  }
+  process.stdout.write('\n=== agents: node --test (' + files.length + ' files)\n');
+  results.push({ suite: 'agents', ...runNodeTests(files, path.join(root, 'out', 'agents.tap')) });
 }
 
 console.log('');
