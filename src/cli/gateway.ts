@@ -76,6 +76,13 @@ function route(method: string, pathname: string, headers: http.IncomingHttpHeade
 }
 
 /** The upstream URL for a request path: the upstream's own path prefix kept, a doubled `/v1` not. */
+/** A Host header naming the loopback by address or as localhost, with any port (or none). */
+export function localHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.toLowerCase().replace(/:\d{1,5}$/, '');
+  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]';
+}
+
 export function upstreamUrl(base: string, requestPath: string): URL {
   const b = new URL(base);
   let prefix = b.pathname.replace(/\/+$/, '');
@@ -191,6 +198,13 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const readAgent = readAgentOutput(options.agentDirs);
 
   const server = http.createServer((req, res) => {
+    // Only a client on this machine that names this machine: a Host of another name is a web page that rebound its
+    // domain to 127.0.0.1 (DNS rebinding) and must not reach the upstream, the records or the agent's files.
+    if (!localHost(req.headers.host)) {
+      res.writeHead(421, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ctxctl gateway: Host "${String(req.headers.host ?? '').slice(0, 100)}" is not this machine (127.0.0.1, localhost or [::1]): refused` } }));
+      req.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {

@@ -20,8 +20,12 @@ export interface Answer {
   json?: unknown;
   /** SSE events, each `{ event?, data }`; data objects are serialized. */
   events?: { event?: string; data: unknown }[];
-  /** Pause between SSE events, in ms (default 0: written as fast as the socket takes them). */
-  gapMs?: number;
+  /**
+   * Written after the first SSE event, before the others: the rest of the stream waits for it. A test resolves it
+   * when its client has received the first event, which proves the stream is not buffered (a buffering proxy would
+   * never hand that event on, and the test would time out), with no clock involved.
+   */
+  afterFirst?: Promise<void>;
   /** Exact answer bytes and headers (e.g. a gzip-encoded body). */
   raw?: { body: Buffer; headers: Record<string, string> };
 }
@@ -117,9 +121,9 @@ export function startFakeUpstream(script?: (req: Logged, n: number) => Answer | 
       }
       if (answer.events) {
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        for (const text of sseText(answer.events)) {
+        for (const [i, text] of sseText(answer.events).entries()) {
           res.write(text);
-          if (answer.gapMs) await new Promise((r) => setTimeout(r, answer.gapMs));
+          if (i === 0 && answer.afterFirst) await answer.afterFirst;
         }
         res.end();
         return;

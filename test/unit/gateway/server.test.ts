@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { gatewayCommand, startGateway, upstreamUrl, type RunningGateway } from '../../../src/cli/gateway';
+import { gatewayCommand, localHost, startGateway, upstreamUrl, type RunningGateway } from '../../../src/cli/gateway';
 import { recordFiles } from '../../../src/core/gateway/records';
 import type { CallRecord } from '../../../src/core/gateway/record';
 import { REPO } from '../helpers';
@@ -22,21 +22,19 @@ interface Got {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
-  /** When each chunk arrived (ms since the request was sent). */
-  times: number[];
+  /** How many chunks arrived. */
+  chunks: number;
 }
 
-function send(url: string, method: string, body: Buffer | string | undefined, headers: Record<string, string> = {}): Promise<Got> {
+function send(url: string, method: string, body: Buffer | string | undefined, headers: Record<string, string> = {}, onChunk?: (text: string) => void): Promise<Got> {
   return new Promise((resolve, reject) => {
-    const started = Date.now();
     const req = http.request(url, { method, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       const chunks: Buffer[] = [];
-      const times: number[] = [];
       res.on('data', (c: Buffer) => {
         chunks.push(c);
-        times.push(Date.now() - started);
+        onChunk?.(Buffer.concat(chunks).toString('utf8'));
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), times }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), chunks: chunks.length }));
     });
     req.on('error', reject);
     req.end(body);
@@ -86,6 +84,21 @@ describe('ctxctl gateway (server)', () => {
     removeTemps();
   });
 
+  it('a request whose Host is not this machine (a rebound web page) gets 421 and never reaches the upstream or the records', async () => {
+    const root = workspace();
+    const g = await start(root, 'control');
+    const before = upstream.requests.length;
+    const body = JSON.stringify({ model: 'claude-x', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+    const got = await send(g.url + '/v1/messages', 'POST', body, { host: 'evil.example:8787', 'x-api-key': API_KEY });
+    assert.equal(got.status, 421);
+    assert.equal(JSON.parse(got.body.toString('utf8')).error.message, 'ctxctl gateway: Host "evil.example:8787" is not this machine (127.0.0.1, localhost or [::1]): refused');
+    assert.equal(upstream.requests.length, before);
+    await g.idle();
+    assert.deepEqual(records(root), []);
+    assert.deepEqual(['127.0.0.1:8787', 'localhost', 'LOCALHOST:1', '[::1]:9'].map(localHost), [true, true, true, true]);
+    assert.deepEqual([undefined, '', '127.0.0.1.evil.example', 'localhost.evil', '10.0.0.1:8787'].map(localHost), [false, false, false, false, false]);
+  });
+
   it('observe: the upstream gets the exact bytes and the client the exact answer, for odd but valid bodies', async () => {
     const root = workspace();
     const g = await start(root, 'observe');
@@ -113,16 +126,26 @@ describe('ctxctl gateway (server)', () => {
   for (const [api, p] of [['anthropic', '/v1/messages'], ['responses', '/v1/responses'], ['chat', '/v1/chat/completions']] as const) {
     it(`${api}: an SSE answer passes chunk by chunk, every event in order, bytes unchanged, usage recorded`, async () => {
       const root = workspace();
-      const slow = await startFakeUpstream((req) => ({ ...defaultAnswer(req, 12), gapMs: 25 }));
+      // The upstream holds the rest of its stream until the client has the first event: a gateway that buffered the
+      // answer would never pass that event on, and the call would not finish.
+      let firstSeen!: () => void;
+      const afterFirst = new Promise<void>((r) => (firstSeen = r));
+      const slow = await startFakeUpstream((req) => ({ ...defaultAnswer(req, 12), afterFirst }));
       const g = await startGateway({ root, port: 0, mode: 'control', anthropicUpstream: slow.url, openaiUpstream: slow.url, agentDirs: [], log: () => undefined });
       try {
         const body = JSON.stringify({ model: 'm', stream: true, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }], input: [{ role: 'user', content: 'hi' }] });
-        const got = await send(g.url + p, 'POST', body, { authorization: BEARER });
-        const expected = sseText(defaultAnswer(slow.requests[0], 12).events!).join('');
-        assert.equal(got.body.toString('utf8'), expected);
+        let firstEvent: string | undefined;
+        const got = await send(g.url + p, 'POST', body, { authorization: BEARER }, (sofar) => {
+          if (firstEvent === undefined && sofar.includes('\n\n')) {
+            firstEvent = sofar;
+            firstSeen();
+          }
+        });
+        const events = sseText(defaultAnswer(slow.requests[0], 12).events!);
+        assert.equal(got.body.toString('utf8'), events.join(''));
+        assert.equal(firstEvent, events[0], 'the first event reached the client alone, before the upstream wrote the rest');
         assert.match(String(got.headers['content-type']), /text\/event-stream/);
-        assert.ok(got.times.length >= 5, `${got.times.length} chunks: the stream was not buffered`);
-        assert.ok(got.times[0] < got.times.at(-1)! - 150, `first chunk at ${got.times[0]} ms, last at ${got.times.at(-1)} ms`);
+        assert.ok(got.chunks >= 2, `${got.chunks} chunks`);
         await g.idle();
         const [rec] = records(root);
         assert.equal(rec.events, defaultAnswer(slow.requests[0], 12).events!.length);
