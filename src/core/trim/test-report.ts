@@ -1,5 +1,11 @@
 import { trimCommand } from './command';
-import { looksLikeJunit, trimJunit } from './junit';
+import { jsonReportKind, readJsonReport } from './json-reports';
+import { looksLikeJunit, readJunit } from './junit';
+import { readNunit } from './nunit';
+import { renderCases, type CaseReport } from './test-cases';
+import { readTrx } from './trx';
+import { readXunitXml } from './xunit-xml';
+import { xmlRoot } from './xml-walk';
 import { clipLine, own } from './lines';
 import {
   describeCounts, failureStart, isLocation, isNoise, PASS_LINE, PYTEST_SHORT, readCounts, SECTION_END, summaryDialect,
@@ -9,9 +15,24 @@ import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './
 
 /**
  * Test reports (seed 000's keep_test_failures): the summary counts and every failure (name, message, location);
- * the passes go. Text reporters (jest, vitest, pytest, mocha, node:test/TAP, Maven surefire) in one streaming pass;
- * JUnit XML in its own. Only failures and summary lines are held, each with a cap.
+ * the passes go. Text reporters (jest, vitest, pytest, mocha, node:test spec/TAP, Maven surefire, cargo test) in one
+ * streaming pass; structured reports (JUnit, NUnit 2/3, TRX, xUnit.net XML; mocha, jest and RSpec JSON; go test
+ * -json, dart JSON) by their own readers, rendered by test-cases.ts. Only failures and summary lines are held,
+ * each with a cap.
  */
+
+/** The structured report the text is, read; undefined for text reports (and JSON too large or broken to read). */
+export function readStructuredReport(lines: Lines): CaseReport | undefined {
+  const json = jsonReportKind(lines);
+  if (json) return readJsonReport(json, lines);
+  const root = xmlRoot(lines);
+  if (root === 'testsuites' || root === 'testsuite') return readJunit(lines);
+  if (root === 'test-run' || root === 'test-results') return readNunit(lines, root);
+  if (root === 'TestRun') return readTrx(lines);
+  if (root === 'assemblies' || root === 'assembly') return readXunitXml(lines);
+  if (looksLikeJunit(lines)) return readJunit(lines);
+  return undefined;
+}
 
 const MAX_FAILURES = 500;
 const MAX_FAILURE_LINES = 80;
@@ -25,10 +46,13 @@ interface Failure {
   /** The line that started it, then the lines that followed. */
   head: string;
   body: string[];
+  /** mocha prints a failure's title over several lines (`1) suite`, then the test's title and a colon): read on. */
+  titleOpen?: boolean;
 }
 
 export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
-  if (looksLikeJunit(lines)) return trimJunit(lines, options);
+  const structured = readStructuredReport(lines);
+  if (structured) return renderCases(structured, options);
   const summary: string[] = [];
   const shorts: string[] = [];
   const failures: Failure[] = [];
@@ -68,7 +92,8 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     if (start) {
       dialects.add(start.dialect);
       current = undefined;
-      const key = `${start.dialect}:${start.title.replace(/^\d+\) /, '')}`;
+      // mocha's numbers tell its failures apart (`1) suite`, `2) suite`: the tests' own titles follow).
+      const key = `${start.dialect}:${start.dialect === 'mocha' ? start.title : start.title.replace(/^\d+\) /, '')}`;
       if (titles.has(key)) continue;
       if (failures.length >= MAX_FAILURES) {
         uncounted++;
@@ -77,9 +102,17 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
       titles.add(key);
       const depth = Math.floor((/^\s*/.exec(line)?.[0].length ?? 0) / 4);
       const parent = start.dialect === 'tap' && depth > 0 ? subtests[depth - 1] : undefined;
-      current = { dialect: start.dialect, title: start.title, parent, head: own(line.trimEnd()), body: [] };
+      current = { dialect: start.dialect, title: start.title, parent, head: own(line.trimEnd()), body: [], titleOpen: start.dialect === 'mocha' };
       failures.push(current);
       continue;
+    }
+    if (current?.titleOpen) {
+      if (line.trim() !== '' && /^\s{4,}\S/.test(line) && !/^\s+at /.test(line)) {
+        current.head = own(`${current.head} ${line.trim()}`);
+        current.title = `${current.title} ${line.trim()}`;
+        continue;
+      }
+      current.titleOpen = false;
     }
     if (current && !SECTION_END.test(line)) {
       if (current.body.length < MAX_FAILURE_LINES) current.body.push(own(line.trimEnd()));
@@ -93,7 +126,8 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     return { ...out, note: `no test report found: ${out.note}` };
   }
   // node:test reports a failing suite as a failure of its own; its failing tests are already listed.
-  const kept = failures.filter((f) => !f.body.some((l) => /failureType: '?subtestsFailed/.test(l)));
+  // The spec reporter marks a failing suite `✖ suite` with nothing under it.
+  const kept = failures.filter((f) => !f.body.some((l) => /failureType: '?subtestsFailed/.test(l)) && !(f.dialect === 'node-spec' && f.body.every((l) => l.trim() === '')));
   const cap = options.maxStackLines;
   const clip = options.maxLineChars;
   const candidate = (level: number) => (): string[] => {
