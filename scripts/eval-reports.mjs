@@ -144,6 +144,11 @@ const REPORTS = [
   { format: 'pytest text', file: 'pytest-text.txt', src: runner('pytest-text.txt'), truth: () => junitTruth(runner('pytest-junit.xml').read()) },
   { format: 'pytest JUnit', file: 'pytest-junit.xml', src: runner('pytest-junit.xml'), truth: junitTruth },
   { format: 'cargo test', file: 'cargo-test.txt', src: runner('cargo-test.txt'), truth: cargoTruth },
+  // 300 tests, 107 failing: more failures than a 600-token offload digest holds with their messages
+  { heavy: true, format: 'mocha spec, 107 failing', file: 'many-mocha-spec.txt', src: runner('many-mocha-spec.txt'), truth: () => jestJsonTruth(runner('many-jest.json').read()) },
+  { heavy: true, format: 'jest text, 107 failing', file: 'many-jest-text.txt', src: runner('many-jest-text.txt'), truth: () => jestJsonTruth(runner('many-jest.json').read()) },
+  { heavy: true, format: 'jest JSON, 107 failing', file: 'many-jest.json', src: runner('many-jest.json'), truth: jestJsonTruth },
+  { heavy: true, format: 'node --test JUnit, 107 failing', file: 'many-node-junit.xml', src: runner('many-node-junit.xml'), truth: junitTruth },
   // fixtures of dorny/test-reporter (real reports of many runners)
   { format: 'JUnit (java)', file: 'junit4-complete.xml', src: committed('external/java/junit4-complete.xml'), truth: junitTruth },
   { format: 'JUnit (TestNG)', file: 'TEST-org.apache.pulsar.AddMissingPatchVersionTest.xml', src: committed('external/java/TEST-org.apache.pulsar.AddMissingPatchVersionTest.xml'), truth: junitTruth },
@@ -238,9 +243,10 @@ function asStated(message, raw) {
 }
 
 const MODES = ['file', 'tool', 'offload'];
-const rows = [['format', 'report', 'failures', ...MODES.map((m) => `${m}: name + message`)]];
-const totals = Object.fromEntries(MODES.map((m) => [m, 0]));
-let failuresTotal = 0;
+const rows = [['format', 'report', 'failures', ...MODES.map((m) => `${m}: name + message`), 'offload: named']];
+// The runs with 107 failures are summed apart: no budget of the defaults holds 107 messages, what they show is that
+// every failure is counted and as many as fit are named.
+const sums = { regular: { totals: Object.fromEntries(MODES.map((m) => [m, 0])), named: 0, counted: 0, failures: 0, reports: 0 }, heavy: { totals: Object.fromEntries(MODES.map((m) => [m, 0])), named: 0, counted: 0, failures: 0, reports: 0 } };
 let skipped = 0;
 const misses = [];
 for (const report of REPORTS) {
@@ -251,22 +257,35 @@ for (const report of REPORTS) {
     continue;
   }
   const truth = report.truth(text).map((f) => ({ ...f, message: asStated(f.message, norm(text)) }));
-  failuresTotal += truth.length;
+  const sum = report.heavy ? sums.heavy : sums.regular;
+  sum.failures += truth.length;
+  sum.reports++;
   const cells = [];
   for (const mode of MODES) {
     const sent = run(report, text, mode);
     const ok = truth.filter((f) => arrives(sent, f));
-    totals[mode] += ok.length;
+    sum.totals[mode] += ok.length;
     cells.push(`${ok.length} / ${truth.length}`);
     for (const f of truth) if (!ok.includes(f)) misses.push(`${report.format} [${mode}]: ${f.name} — ${f.message}`);
+    if (mode === 'offload') {
+      // The digest names every failure even when their messages do not all fit (a count and the list of names).
+      const named = truth.filter((f) => sent.includes(norm(f.name ?? '').trim())).length;
+      const counted = new RegExp(`failures \\(${truth.length}\\b|\\b${truth.length} (?:failed|failures)\\b`).test(sent);
+      sum.named += named;
+      if (counted) sum.counted++;
+      cells.push(`${named} / ${truth.length}${counted ? '' : ' (count missing)'}`);
+    }
   }
   rows.push([report.format, report.src.where.replace(/^.*\//, ''), String(truth.length), ...cells]);
 }
 const pct = (a, b) => (b === 0 ? '—' : `${Math.round((1000 * a) / b) / 10} %`);
-rows.push(['all', `${REPORTS.length - skipped} reports`, String(failuresTotal), ...MODES.map((m) => `${totals[m]} / ${failuresTotal} (${pct(totals[m], failuresTotal)})`)]);
+for (const [label, sum] of [['all', sums.regular], ['all, 107-failing runs', sums.heavy]]) {
+  rows.push([label, `${sum.reports} reports`, String(sum.failures), ...MODES.map((m) => `${sum.totals[m]} / ${sum.failures} (${pct(sum.totals[m], sum.failures)})`), `${sum.named} / ${sum.failures} (${pct(sum.named, sum.failures)})`]);
+}
 console.log('');
 const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
 for (const row of rows) console.log(`| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
 if (misses.length > 0) console.log(`\nnot arriving (${misses.length}):\n  ${misses.slice(0, verbose ? undefined : 20).join('\n  ')}${!verbose && misses.length > 20 ? `\n  … and ${misses.length - 20} more (--verbose)` : ''}`);
+const { totals, failures } = sums.regular;
 const all = MODES.reduce((n, m) => n + totals[m], 0);
-console.log(`\ntest reports: ${pct(all, 3 * failuresTotal)} of failures arrive with their name and message over the three modes (${MODES.map((m) => `${m} ${pct(totals[m], failuresTotal)}`).join(', ')})${skipped ? `; ${skipped} reports skipped (not available)` : ''}`);
+console.log(`\ntest reports: ${pct(all, 3 * failures)} of ${failures} failures arrive with their name and message over the three modes (${MODES.map((m) => `${m} ${pct(totals[m], failures)}`).join(', ')}); runs of 107 failures: the count in ${sums.heavy.counted} of ${sums.heavy.reports} offload digests, ${pct(sums.heavy.named, sums.heavy.failures)} of the failures named in the offload digest${skipped ? `; ${skipped} reports skipped (not available)` : ''}`);

@@ -56,39 +56,33 @@ export function firstLineOf(text: string | undefined): string | undefined {
   return text?.split('\n').map((l) => l.trim()).find((l) => l !== '');
 }
 
-/** From the most detailed to the shortest (5, a line per failure with its message, is shorter than 3, longer than 4). */
-const LEVELS = [0, 1, 2, 3, 5, 4, 6];
+/** From the most detailed to one line per failure with its message; then the mixed listing (listFailures). */
+const LEVELS = [0, 1, 2, 3, 5];
 
 export function renderCases(r: CaseReport, options: TrimOptions): TrimOutput {
   const { counts: c, failures } = r;
   const cap = options.maxStackLines;
   const clip = options.maxLineChars;
-  const listed = (n: number) => `${n}${r.uncounted ? ` listed, ${r.uncounted} more not listed` : ''}`;
+  const head = [`test run (${r.format}): ${describeCounts(c)}; passing tests dropped`];
+  const total = failures.length + r.uncounted;
   const candidate = (level: number) => (): string[] => {
-    const out = [`test run (${r.format}): ${describeCounts(c)}; passing tests dropped`];
+    const out = [...head];
     if (failures.length === 0) return out;
-    if (level === 6) {
-      // The last resort: the count, then the names alone, several to a line.
-      out.push('', `failures (${listed(failures.length)}), names only:`);
-      let line = '';
-      for (const f of failures) {
-        const name = clipLine(f.name, 80);
-        if (line && line.length + name.length + 2 > 160) {
-          out.push(line);
-          line = '';
-        }
-        line = line ? `${line}; ${name}` : name;
-      }
-      if (line) out.push(line);
-      return out;
-    }
-    out.push('', `failures (${listed(failures.length)}):`);
+    out.push('', `failures (${failures.length}${r.uncounted ? ` listed, ${r.uncounted} more not listed` : ''}):`);
     for (const f of failures) out.push(...renderCase(f, level, cap).map((l) => clipLine(l, level === 5 ? Math.min(clip, 160) : clip)));
     return out;
   };
-  let level = LEVELS.find((l) => fitsBudget(candidate(l)().join('\n'), options));
-  const chosen = level !== undefined ? candidate(level)() : firstThatFits([candidate(6)], options);
-  level ??= 7;
+  const level = LEVELS.find((l) => fitsBudget(candidate(l)().join('\n'), options));
+  let chosen: string[];
+  let kept: string;
+  if (level !== undefined) {
+    chosen = candidate(level)();
+    kept = level <= 2 ? 'failures kept with their messages and locations' : level === 3 ? 'failures kept with their messages' : 'failures kept, each with the first line of its message';
+  } else {
+    const listing = listFailures(head, failures.map((f) => renderCase(f, 5, cap).map((l) => clipLine(l, Math.min(clip, 160)))), failures.map((f) => f.name), total, options);
+    chosen = listing.lines;
+    kept = listing.note;
+  }
   const retained = chosen.filter((l) => l !== '' && !l.startsWith('… ') && !/^test run \(|^failures \(\d+/.test(l)).length;
   const failed = (c.failed ?? 0) + (c.errors ?? 0);
   return {
@@ -96,21 +90,72 @@ export function renderCases(r: CaseReport, options: TrimOptions): TrimOutput {
     originalLines: r.lines,
     retainedLines: retained,
     format: 'test',
-    note: `${r.caveat ? `${r.caveat}; ` : ''}${failed} ${KEPT[level]}, summary kept (${describeCounts(c)}); ${c.passed ?? 0} passing tests dropped${c.skipped ? ` (and ${c.skipped} skipped)` : ''}`,
+    note: `${r.caveat ? `${r.caveat}; ` : ''}${failed} ${kept}, summary kept (${describeCounts(c)}); ${c.passed ?? 0} passing tests dropped${c.skipped ? ` (and ${c.skipped} skipped)` : ''}`,
   };
 }
 
-/** What the note says of the failures, by the level sent (7: the names cut to fit the budget). */
-const KEPT = [
-  'failures kept with their messages and locations',
-  'failures kept with their messages and locations',
-  'failures kept with their messages and locations',
-  'failures kept with their messages',
-  'failures named (messages left out to fit the budget)',
-  'failures kept, each with the first line of its message',
-  'failures counted and named (names only, to fit the budget)',
-  'failures counted (not all named: over the budget even by name)',
-];
+/**
+ * More failures than the budget holds with their messages: every failure is still counted, and named while names
+ * fit. The first failures keep their detail (`detailed[i]`, a line or two each), as many as leave room for the
+ * others' names, packed several to a line; when not even the names all fit, as many as fit are named and the
+ * rest counted. `total` counts failures past the readers' cap too. Binary searches: each candidate is counted
+ * only up to the budget.
+ */
+export function listFailures(head: string[], detailed: string[][], names: string[], total: number, options: TrimOptions): { lines: string[]; note: string } {
+  const n = names.length;
+  const withDetail = (k: number): string[] => {
+    const out = [...head, '', `failures (${total}): ${k === n ? 'all' : `the first ${k}`} with their messages${k < n ? `, the other ${total - k} by name only (to fit the budget)` : ''}:`];
+    for (const d of detailed.slice(0, k)) out.push(...d);
+    if (k < n) out.push(...pack(names.slice(k), 'named only: '));
+    if (total > n) out.push(`… and ${total - n} more failures, not listed`);
+    return out;
+  };
+  const fits = (lines: string[]) => fitsBudget(lines.join('\n'), options);
+  if (fits(withDetail(0))) {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(withDetail(mid))) lo = mid;
+      else hi = mid - 1;
+    }
+    return { lines: withDetail(lo), note: lo === 0 ? 'failures counted and named (messages left out to fit the budget)' : `failures counted and named, the first ${lo} with their messages (the others by name only, to fit the budget)` };
+  }
+  // Not even the names all fit: the first failure keeps its message (something to act on), then names while they fit.
+  const first = n > 0 && fits([...head, '', 'failures (0):', ...detailed[0]]) ? detailed[0] : [];
+  const named = (j: number): string[] => [
+    ...head,
+    '',
+    `failures (${total}): ${j} named${first.length ? ' (the first with its message)' : ''}, the other ${total - j} counted only (over the budget even by name; inspect the full report):`,
+    ...first,
+    ...pack(names.slice(first.length ? 1 : 0, j), first.length ? 'named only: ' : ''),
+  ];
+  let lo = first.length ? 1 : 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(named(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  const lines = named(lo);
+  return { lines: fits(lines) ? lines : firstThatFits([() => lines], options), note: `failures counted, ${lo} of them named${first.length ? ', the first with its message' : ''} (over the budget even by name)` };
+}
+
+/** Names several to a line (`a; b; c`), each clipped, lines up to 160 characters. */
+function pack(names: string[], prefix: string): string[] {
+  const out: string[] = [];
+  let line = prefix;
+  for (const raw of names) {
+    const name = clipLine(raw, 100);
+    if (line !== prefix && line.length + name.length + 2 > 160) {
+      out.push(line);
+      line = '';
+    }
+    line = line === prefix || line === '' ? `${line}${name}` : `${line}; ${name}`;
+  }
+  if (line !== '' && line !== prefix) out.push(line);
+  return out;
+}
 
 /**
  * Levels: 0 message and text (capped), 1 without framework frames, 2 message and location, 3 message, 4 name,

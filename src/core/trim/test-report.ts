@@ -2,7 +2,7 @@ import { trimCommand } from './command';
 import { jsonReportKind, readJsonReport } from './json-reports';
 import { looksLikeJunit, readJunit } from './junit';
 import { readNunit } from './nunit';
-import { renderCases, type CaseReport } from './test-cases';
+import { listFailures, renderCases, type CaseReport } from './test-cases';
 import { readTrx } from './trx';
 import { readXunitXml } from './xunit-xml';
 import { xmlRoot } from './xml-walk';
@@ -11,7 +11,7 @@ import {
   describeCounts, failureStart, isLocation, isNoise, PASS_LINE, PYTEST_SHORT, readCounts, SECTION_END, summaryDialect,
   type Dialect, type RunCounts,
 } from './test-dialects';
-import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './types';
+import { fitsBudget, type Lines, type TrimOptions, type TrimOutput } from './types';
 
 /**
  * Test reports (seed 000's keep_test_failures): the summary counts and every failure (name, message, location);
@@ -138,7 +138,20 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     for (const f of kept) out.push(...(f.parent ? [f.parent] : []), clipLine(f.head, clip), ...compress(f, level, cap).map((l) => clipLine(l, clip)));
     return out;
   };
-  const chosen = firstThatFits([0, 1, 2, 3, 4].map(candidate), options);
+  const level = [0, 1, 2, 3].find((l) => fitsBudget(candidate(l)().join('\n'), options));
+  let chosen: string[];
+  let keptNote = 'failures kept with their messages and locations';
+  if (level !== undefined) chosen = candidate(level)();
+  else {
+    // More failures than fit with their messages: every one counted, named while names fit (test-cases.ts).
+    const head = candidate(4)().slice(0, 1 + Math.min(summary.length, MAX_SUMMARY_LINES));
+    const items = kept.length > 0
+      ? kept.map((f) => ({ detail: [...(f.parent ? [clipLine(f.parent, clip)] : []), clipLine(f.head, clip), ...firstMessage(f, cap).map((l) => clipLine(l, clip))], name: f.title.replace(/:$/, '') }))
+      : shorts.map((l) => ({ detail: [clipLine(l, clip)], name: /^\S+ (\S+)/.exec(l)?.[1] ?? l }));
+    const listing = listFailures(head, items.map((i) => i.detail), items.map((i) => i.name), items.length + uncounted, options);
+    chosen = listing.lines;
+    keptNote = listing.note;
+  }
   const synthetic = (l: string) => /^test run \(|^failures \(\d+/.test(l);
   const retained = chosen.filter((l) => l !== '' && !l.startsWith('… ') && !synthetic(l)).length;
   return {
@@ -146,8 +159,15 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     originalLines: total,
     retainedLines: retained,
     format: 'test',
-    note: `${kept.length || shorts.length} failures kept with their messages and locations, summary kept (${describeCounts(counts)}); ${counts.passed ?? passes} passing tests dropped`,
+    note: `${kept.length || shorts.length} ${keptNote}, summary kept (${describeCounts(counts)}); ${counts.passed ?? passes} passing tests dropped`,
   };
+}
+
+/** The first line of a failure's message (not its location), for the one-line-per-failure listing. */
+function firstMessage(f: Failure, cap: number): string[] {
+  const lines = compress(f, 3, cap);
+  const message = lines.find((l) => !isLocation(l)) ?? lines[0];
+  return message ? [message] : [];
 }
 
 /**
