@@ -1,4 +1,4 @@
-import { plain, splitMessage } from './json-reports';
+import { plain, splitMessage } from './json-fields';
 import { addBody, MAX_CASE_FAILURES, newFailure, type CaseFailure, type CaseReport } from './test-cases';
 import type { Lines } from './types';
 

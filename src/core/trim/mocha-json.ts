@@ -1,4 +1,4 @@
-import { arr, num, obj, splitMessage, str } from './json-reports';
+import { arr, num, obj, splitMessage, str } from './json-fields';
 import { addBody, MAX_CASE_FAILURES, newFailure, type CaseFailure, type CaseReport } from './test-cases';
 
 /**

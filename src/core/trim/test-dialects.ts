@@ -69,7 +69,7 @@ export function isNoise(line: string, dialect: Dialect): boolean {
   if (line.trim() === '' || NOISE.test(line) || VENDOR.test(line)) return true;
   if (dialect === 'pytest') return PYTEST_NOISE.test(line) || /^-{3,} Captured/.test(line);
   // node:test's YAML diagnostics: the keys that carry no message (the message is `error:`, or the block under it).
-  if (dialect === 'tap') return /^\s*(?:duration_ms|type|location|failureType|code|name|operator|generatedMessage|stack|\.\.\.|---)\b|^\s*(?:---|\.\.\.)\s*$|^\s*error: \|-?\s*$/.test(line);
+  if (dialect === 'tap') return /^\s*(?:duration_ms|type|\.\.\.|---)\b|^\s*(?:location|failureType|code|name|operator|generatedMessage|stack):|^\s*(?:---|\.\.\.)\s*$|^\s*error: \|-?\s*$/.test(line);
   return false;
 }
 
