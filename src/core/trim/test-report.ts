@@ -102,7 +102,7 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
       titles.add(key);
       const depth = Math.floor((/^\s*/.exec(line)?.[0].length ?? 0) / 4);
       const parent = start.dialect === 'tap' && depth > 0 ? subtests[depth - 1] : undefined;
-      current = { dialect: start.dialect, title: start.title, parent, head: own(line.trimEnd()), body: [], titleOpen: start.dialect === 'mocha' };
+      current = { dialect: start.dialect, title: start.title, parent, head: own(line.trimEnd()), body: [], titleOpen: start.dialect === 'mocha' && !line.trimEnd().endsWith(':') };
       failures.push(current);
       continue;
     }
@@ -110,6 +110,8 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
       if (line.trim() !== '' && /^\s{4,}\S/.test(line) && !/^\s+at /.test(line)) {
         current.head = own(`${current.head} ${line.trim()}`);
         current.title = `${current.title} ${line.trim()}`;
+        // The title's last line ends with a colon; the message follows (at once, or after a blank line).
+        if (line.trimEnd().endsWith(':')) current.titleOpen = false;
         continue;
       }
       current.titleOpen = false;

@@ -221,6 +221,28 @@ describe('test reports: text reporters run here', () => {
     assert.match(out.text, /^ {2}7\) billing case 229 handles widget-229:$/m, 'the title read over its two lines');
   });
 
+  it('mocha spec: a nested title over three lines and a hook title on one line, each message right under it', () => {
+    const text = [
+      '  2 passing',
+      '  2 failing',
+      '',
+      '  1) payments',
+      '       refunds',
+      '         rejects a refund over the captured amount:',
+      '     Error: refund 120 exceeds captured 100',
+      '      at Context.<anonymous> (test/refund.spec.js:14:11)',
+      '',
+      '  2) "before all" hook in "{root}":',
+      '     Error: connect ECONNREFUSED 127.0.0.1:5432',
+      '      at TCPConnectWrap.afterConnect (node:net:1595:16)',
+      '',
+    ].join('\n');
+    const out = trimTestReport(lines(text), options(1000));
+    assert.match(out.text, /^ {2}1\) payments refunds rejects a refund over the captured amount:\n {5}Error: refund 120 exceeds captured 100$/m);
+    assert.match(out.text, /^ {2}2\) "before all" hook in "\{root\}":\n {5}Error: connect ECONNREFUSED 127\.0\.0\.1:5432$/m);
+    assert.match(out.note, /^2 failures kept/);
+  });
+
   it('node --test spec: seven failures once each (the list at the end repeats them), no suite lines', () => {
     const out = trimTestReport(lines(runner('node-spec.txt')), options(1500));
     assert.match(out.text, /^test run \(node-spec\): 223 passed, 7 failed, 0 skipped, 230 total; passing tests dropped/);
