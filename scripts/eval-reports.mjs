@@ -5,7 +5,9 @@
 // reaches the model is the notice with its evidence digest). For every failure of the report (read here with a
 // simple reader per format, independent of src/core/trim, or from the runner's own listing) it checks that the
 // failure's name and the first line of its message reach the request text. Prints per format and mode the failures
-// that arrive with name and message / total.
+// that arrive with name and message / total, and for the offload digest the failures named at all (a digest that
+// cannot hold every message still counts every failure and names as many as fit). Four runs of 107 failures are
+// summed apart: no default budget holds 107 messages.
 //
 // Sources: test/fixtures/test-reports/runners/ (outputs of mocha, jest, node --test, pytest and cargo test run here;
 // their test sources are in runners/source/), test/fixtures/test-reports/real-dorny-test-reporter/ (fixtures of

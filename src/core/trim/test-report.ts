@@ -148,7 +148,7 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     // More failures than fit with their messages: every one counted, named while names fit (test-cases.ts).
     const head = candidate(4)().slice(0, 1 + Math.min(summary.length, MAX_SUMMARY_LINES));
     const items = kept.length > 0
-      ? kept.map((f) => ({ detail: [...(f.parent ? [clipLine(f.parent, clip)] : []), clipLine(f.head, clip), ...firstMessage(f, cap).map((l) => clipLine(l, clip))], name: f.title.replace(/:$/, '') }))
+      ? kept.map((f) => ({ detail: [...(f.parent ? [clipLine(f.parent, clip)] : []), clipLine(f.head, clip), ...firstMessage(f, cap).map((l) => clipLine(l, clip))], name: f.title.replace(/^\d+\) /, '').replace(/:$/, '') }))
       : shorts.map((l) => ({ detail: [clipLine(l, clip)], name: /^\S+ (\S+)/.exec(l)?.[1] ?? l }));
     const listing = listFailures(head, items.map((i) => i.detail), items.map((i) => i.name), items.length + uncounted, options);
     chosen = listing.lines;
