@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'examples/**', 'test/fixtures/repos/**', '.vscode-test/**', 'media/**/*.min.js'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'examples/**', 'test/fixtures/repos/**', 'test/fixtures/test-reports/**', '.vscode-test/**', 'media/**/*.min.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,4 +1,5 @@
 import { scanErrors, type ErrorGroup } from './log-scan';
+import { readStructuredReport } from './test-report';
 import type { Lines } from './types';
 
 /**
@@ -18,6 +19,14 @@ export interface Evidence {
 
 /** The same pass the log trimmer makes (stack traces belong to their error), so the figures agree with its rows. */
 export function measureEvidence(lines: Lines): Evidence {
+  // A structured test report (JUnit, NUnit, TRX, JSON reports) is evidence by its failures, whatever words they use.
+  const report = readStructuredReport(lines);
+  const failed = report ? report.failures.length + report.uncounted : 0;
+  if (report && failed > 0) {
+    const seen = new Map<string, number>();
+    for (const f of report.failures) seen.set(f.message ?? f.name, (seen.get(f.message ?? f.name) ?? 0) + 1);
+    return { errorLines: failed, warningLines: 0, errorTemplates: seen.size, warningTemplates: 0, rareTemplates: [...seen.values()].filter((n) => n <= 2).length };
+  }
   const scan = scanErrors(lines);
   const errors = scan.groups.filter((g) => g.severity === 'error');
   const first = (errors.length > 0 ? errors : scan.groups).reduce<ErrorGroup | undefined>((a, g) => (a === undefined || g.firstIndex < a.firstIndex ? g : a), undefined);

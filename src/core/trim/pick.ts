@@ -3,6 +3,7 @@ import { trimJson } from './json';
 import { trimLog } from './log';
 import { timestampOf } from './log-parse';
 import { severityOf, statedLevel } from './severity';
+import { jsonReportKind } from './json-reports';
 import { failureStart, summaryDialect } from './test-dialects';
 import { trimTestReport } from './test-report';
 import type { Lines, Trimmer } from './types';
@@ -23,16 +24,18 @@ export type FormatSource = 'policy' | 'content' | 'tool' | 'name' | 'default';
 
 const SAMPLE_LINES = 200;
 const TEST_OPENING =
-  /^(?:PASS|FAIL) \S+\.[cm]?[jt]sx?\b|^\s*RUN\s+v\d|^={3,} test session starts ={3,}$|^TAP version \d+|^\s*(?:not )?ok \d+ - |^\s*[✓✔√] \S|^\[INFO\] (?:T E S T S|Running \S+Test\b)|^\s*Tests run: \d+, Failures: \d+|^\s*<\?xml\b.*|^\s*<testsuites?\b/;
+  /^(?:PASS|FAIL) \S+\.[cm]?[jt]sx?\b|^\s*RUN\s+v\d|^={3,} test session starts ={3,}$|^TAP version \d+|^\s*(?:not )?ok \d+ - |^\s*[✓✔√] \S|^\[INFO\] (?:T E S T S|Running \S+Test\b)|^\s*Tests run: \d+, Failures: \d+|^running \d+ tests?$|^test \S+ \.\.\. (?:ok|FAILED|ignored)$|^\s*<\?xml\b.*|^\s*<(?:testsuites?|test-run|test-results|TestRun|assemblies)\b/;
 const LEVEL_WORD = /\b(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b|"(?:level|severity|severity_?text|SeverityText)"\s*:|\blevel=\w/i;
 const TOOL_HINTS: [RegExp, TrimFormat][] = [
-  [/test|spec|pytest|jest|vitest|mocha|junit/i, 'test'],
+  [/test|spec|pytest|jest|vitest|mocha|junit|nunit|xunit|trx|rspec/i, 'test'],
   [/log/i, 'log'],
   [/shell|bash|command|exec|terminal|cmd|run/i, 'command'],
 ];
 
 /** Guess the format from the first lines: test reports and JSON by their marks, logs by their timestamps and levels. */
 export function sniffFormat(lines: Lines): TrimFormat | undefined {
+  // Test reports written as JSON (mocha, jest, RSpec; go test -json and dart events, whose lines carry times).
+  if (jsonReportKind(lines)) return 'test';
   let n = 0;
   let logLike = 0;
   let jsonFirst: boolean | undefined;
@@ -87,7 +90,7 @@ export function pickTrimmer(path: string, format: string | undefined, lines: Lin
   else if (sniffed) [chosen, how] = [sniffed, 'content'];
   else if (hinted) [chosen, how] = [hinted, 'tool'];
   else if (/\.(?:log|out)$|(?:^|\/)logs\//i.test(path)) [chosen, how] = ['log', 'name'];
-  else if (/(?:^|\/)(?:junit[^/]*|TEST-[^/]*)\.xml$|\.tap$|(?:^|\/)test-results\//i.test(path)) [chosen, how] = ['test', 'name'];
+  else if (/(?:^|\/)(?:junit[^/]*|TEST-[^/]*)\.xml$|\.tap$|\.trx$|(?:^|\/)(?:test-results|TestResults)\//i.test(path)) [chosen, how] = ['test', 'name'];
   else if (/\.(?:json|jsonl|ndjson)$/i.test(path)) [chosen, how] = ['json', 'name'];
   else [chosen, how] = ['command', 'default'];
   return { trimmer: TRIMMERS[chosen], format: chosen, how };

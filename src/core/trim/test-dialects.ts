@@ -3,7 +3,7 @@
  * failure, and how to tell a failure's message and location from its noise (code frames, framework frames).
  */
 
-export type Dialect = 'jest' | 'vitest' | 'pytest' | 'mocha' | 'tap' | 'maven';
+export type Dialect = 'jest' | 'vitest' | 'pytest' | 'mocha' | 'tap' | 'node-spec' | 'maven' | 'cargo';
 
 /** Summary lines: kept whole, whatever else goes. */
 const SUMMARY: [Dialect, RegExp][] = [
@@ -12,6 +12,8 @@ const SUMMARY: [Dialect, RegExp][] = [
   ['pytest', /^=+ .*\b\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)\b.* in [\d.]+s.* =+$/],
   ['mocha', /^\s*\d+ (?:passing|failing|pending)\b/],
   ['tap', /^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^1\.\.\d+$/],
+  ['node-spec', /^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/],
+  ['cargo', /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed;/],
   ['maven', /^(?:\[\w+\]\s+)?Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+$|^\[(?:ERROR|INFO)\] BUILD (?:FAILURE|SUCCESS)$/],
 ];
 
@@ -22,6 +24,8 @@ const FAILURE_START: [Dialect, RegExp][] = [
   ['pytest', /^_{3,} (.+?) _{3,}$/],
   ['mocha', /^ {2}(\d+\) .+)$/],
   ['tap', /^\s*not ok \d+ - (.+)$/],
+  ['node-spec', /^\s*✖ (?!failing tests:$)(.+?)(?: \([\d.]+m?s\))?$/],
+  ['cargo', /^---- (\S+) stdout ----$/],
   ['maven', /^\[ERROR\] ((?!Tests run:)\S+).*<<< (?:FAILURE|ERROR)!$/],
 ];
 
@@ -30,7 +34,7 @@ export const PYTEST_SHORT = /^(?:FAILED|ERROR) \S+::\S+/;
 
 /** Lines that end the failure being read. */
 export const SECTION_END =
-  /^(?:PASS|FAIL) \S|^Summary of all failing tests|^={3,}|^⎯{3,}|^\s*Test Files\s|^\s*\d+ (?:passing|failing|pending)\b|^\s*ok \d+|^\s*1\.\.\d+$|^\s*# (?:Subtest|tests)\b|^\[INFO\] Running |^\[INFO\] Results:|^\[ERROR\] Failures:|^\[INFO\] -{10,}/;
+  /^(?:PASS|FAIL) \S|^Summary of all failing tests|^={3,}|^⎯{3,}|^\s*Test Files\s|^\s*\d+ (?:passing|failing|pending)\b|^\s*ok \d+|^\s*1\.\.\d+$|^\s*# (?:Subtest|tests)\b|^\[INFO\] Running |^\[INFO\] Results:|^\[ERROR\] Failures:|^\[INFO\] -{10,}|^\s*[✔▶﹣] |^✖ failing tests:$|^test at \S+:\d+:\d+$|^failures:$|^test result: /;
 
 /** The pass lines that get dropped, for the figures. */
 export const PASS_LINE = /^\s*(?:✓|√|✔|ok \d+|PASS\s)|\bPASSED\b|Failures: 0, Errors: 0/;
@@ -64,7 +68,8 @@ export function isLocation(line: string): boolean {
 export function isNoise(line: string, dialect: Dialect): boolean {
   if (line.trim() === '' || NOISE.test(line) || VENDOR.test(line)) return true;
   if (dialect === 'pytest') return PYTEST_NOISE.test(line) || /^-{3,} Captured/.test(line);
-  if (dialect === 'tap') return /^\s*(?:duration_ms|type|\.\.\.|---)\b|^\s*(?:---|\.\.\.)\s*$/.test(line);
+  // node:test's YAML diagnostics: the keys that carry no message (the message is `error:`, or the block under it).
+  if (dialect === 'tap') return /^\s*(?:duration_ms|type|\.\.\.|---)\b|^\s*(?:location|failureType|code|name|operator|generatedMessage|stack):|^\s*(?:---|\.\.\.)\s*$|^\s*error: \|-?\s*$/.test(line);
   return false;
 }
 
@@ -93,8 +98,18 @@ export function readCounts(line: string, dialect: Dialect, into: RunCounts): voi
   }
   if (dialect === 'jest' && !/^Tests:/.test(line)) return;
   if (dialect === 'vitest' && !/^\s*Tests\s/.test(line)) return;
-  if (dialect === 'tap') {
-    const m = /^# (tests|pass|fail|skipped|todo) (\d+)$/.exec(line);
+  if (dialect === 'cargo') {
+    // One summary per test binary (unit, integration, doc tests): they add up.
+    const m = /(\d+) passed; (\d+) failed; (\d+) ignored/.exec(line);
+    if (m) {
+      into.passed = (into.passed ?? 0) + Number(m[1]);
+      into.failed = (into.failed ?? 0) + Number(m[2]);
+      into.skipped = (into.skipped ?? 0) + Number(m[3]);
+    }
+    return;
+  }
+  if (dialect === 'tap' || dialect === 'node-spec') {
+    const m = /^(?:#|ℹ) (tests|pass|fail|skipped|todo) (\d+)$/.exec(line);
     if (m) into[WORD[m[1]]] = (m[1] === 'todo' ? (into.skipped ?? 0) : 0) + Number(m[2]);
     return;
   }

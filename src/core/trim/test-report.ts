@@ -1,17 +1,38 @@
 import { trimCommand } from './command';
-import { looksLikeJunit, trimJunit } from './junit';
+import { jsonReportKind, readJsonReport } from './json-reports';
+import { looksLikeJunit, readJunit } from './junit';
+import { readNunit } from './nunit';
+import { listFailures, renderCases, type CaseReport } from './test-cases';
+import { readTrx } from './trx';
+import { readXunitXml } from './xunit-xml';
+import { xmlRoot } from './xml-walk';
 import { clipLine, own } from './lines';
 import {
   describeCounts, failureStart, isLocation, isNoise, PASS_LINE, PYTEST_SHORT, readCounts, SECTION_END, summaryDialect,
   type Dialect, type RunCounts,
 } from './test-dialects';
-import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './types';
+import { fitsBudget, type Lines, type TrimOptions, type TrimOutput } from './types';
 
 /**
  * Test reports (seed 000's keep_test_failures): the summary counts and every failure (name, message, location);
- * the passes go. Text reporters (jest, vitest, pytest, mocha, node:test/TAP, Maven surefire) in one streaming pass;
- * JUnit XML in its own. Only failures and summary lines are held, each with a cap.
+ * the passes go. Text reporters (jest, vitest, pytest, mocha, node:test spec/TAP, Maven surefire, cargo test) in one
+ * streaming pass; structured reports (JUnit, NUnit 2/3, TRX, xUnit.net XML; mocha, jest and RSpec JSON; go test
+ * -json, dart JSON) by their own readers, rendered by test-cases.ts. Only failures and summary lines are held,
+ * each with a cap.
  */
+
+/** The structured report the text is, read; undefined for text reports (and JSON too large or broken to read). */
+export function readStructuredReport(lines: Lines): CaseReport | undefined {
+  const json = jsonReportKind(lines);
+  if (json) return readJsonReport(json, lines);
+  const root = xmlRoot(lines);
+  if (root === 'testsuites' || root === 'testsuite') return readJunit(lines);
+  if (root === 'test-run' || root === 'test-results') return readNunit(lines, root);
+  if (root === 'TestRun') return readTrx(lines);
+  if (root === 'assemblies' || root === 'assembly') return readXunitXml(lines);
+  if (looksLikeJunit(lines)) return readJunit(lines);
+  return undefined;
+}
 
 const MAX_FAILURES = 500;
 const MAX_FAILURE_LINES = 80;
@@ -25,10 +46,13 @@ interface Failure {
   /** The line that started it, then the lines that followed. */
   head: string;
   body: string[];
+  /** mocha prints a failure's title over several lines (`1) suite`, then the test's title and a colon): read on. */
+  titleOpen?: boolean;
 }
 
 export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
-  if (looksLikeJunit(lines)) return trimJunit(lines, options);
+  const structured = readStructuredReport(lines);
+  if (structured) return renderCases(structured, options);
   const summary: string[] = [];
   const shorts: string[] = [];
   const failures: Failure[] = [];
@@ -68,7 +92,8 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     if (start) {
       dialects.add(start.dialect);
       current = undefined;
-      const key = `${start.dialect}:${start.title.replace(/^\d+\) /, '')}`;
+      // mocha's numbers tell its failures apart (`1) suite`, `2) suite`: the tests' own titles follow).
+      const key = `${start.dialect}:${start.dialect === 'mocha' ? start.title : start.title.replace(/^\d+\) /, '')}`;
       if (titles.has(key)) continue;
       if (failures.length >= MAX_FAILURES) {
         uncounted++;
@@ -77,9 +102,19 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
       titles.add(key);
       const depth = Math.floor((/^\s*/.exec(line)?.[0].length ?? 0) / 4);
       const parent = start.dialect === 'tap' && depth > 0 ? subtests[depth - 1] : undefined;
-      current = { dialect: start.dialect, title: start.title, parent, head: own(line.trimEnd()), body: [] };
+      current = { dialect: start.dialect, title: start.title, parent, head: own(line.trimEnd()), body: [], titleOpen: start.dialect === 'mocha' && !line.trimEnd().endsWith(':') };
       failures.push(current);
       continue;
+    }
+    if (current?.titleOpen) {
+      if (line.trim() !== '' && /^\s{4,}\S/.test(line) && !/^\s+at /.test(line)) {
+        current.head = own(`${current.head} ${line.trim()}`);
+        current.title = `${current.title} ${line.trim()}`;
+        // The title's last line ends with a colon; the message follows (at once, or after a blank line).
+        if (line.trimEnd().endsWith(':')) current.titleOpen = false;
+        continue;
+      }
+      current.titleOpen = false;
     }
     if (current && !SECTION_END.test(line)) {
       if (current.body.length < MAX_FAILURE_LINES) current.body.push(own(line.trimEnd()));
@@ -93,7 +128,8 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     return { ...out, note: `no test report found: ${out.note}` };
   }
   // node:test reports a failing suite as a failure of its own; its failing tests are already listed.
-  const kept = failures.filter((f) => !f.body.some((l) => /failureType: '?subtestsFailed/.test(l)));
+  // The spec reporter marks a failing suite `✖ suite` with nothing under it.
+  const kept = failures.filter((f) => !f.body.some((l) => /failureType: '?subtestsFailed/.test(l)) && !(f.dialect === 'node-spec' && f.body.every((l) => l.trim() === '')));
   const cap = options.maxStackLines;
   const clip = options.maxLineChars;
   const candidate = (level: number) => (): string[] => {
@@ -104,7 +140,20 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     for (const f of kept) out.push(...(f.parent ? [f.parent] : []), clipLine(f.head, clip), ...compress(f, level, cap).map((l) => clipLine(l, clip)));
     return out;
   };
-  const chosen = firstThatFits([0, 1, 2, 3, 4].map(candidate), options);
+  const level = [0, 1, 2, 3].find((l) => fitsBudget(candidate(l)().join('\n'), options));
+  let chosen: string[];
+  let keptNote = 'failures kept with their messages and locations';
+  if (level !== undefined) chosen = candidate(level)();
+  else {
+    // More failures than fit with their messages: every one counted, named while names fit (test-cases.ts).
+    const head = candidate(4)().slice(0, 1 + Math.min(summary.length, MAX_SUMMARY_LINES));
+    const items = kept.length > 0
+      ? kept.map((f) => ({ detail: [...(f.parent ? [clipLine(f.parent, clip)] : []), clipLine(f.head, clip), ...firstMessage(f, cap).map((l) => clipLine(l, clip))], name: f.title.replace(/^\d+\) /, '').replace(/:$/, '') }))
+      : shorts.map((l) => ({ detail: [clipLine(l, clip)], name: /^\S+ (\S+)/.exec(l)?.[1] ?? l }));
+    const listing = listFailures(head, items.map((i) => i.detail), items.map((i) => i.name), items.length + uncounted, options);
+    chosen = listing.lines;
+    keptNote = listing.note;
+  }
   const synthetic = (l: string) => /^test run \(|^failures \(\d+/.test(l);
   const retained = chosen.filter((l) => l !== '' && !l.startsWith('… ') && !synthetic(l)).length;
   return {
@@ -112,8 +161,15 @@ export function trimTestReport(lines: Lines, options: TrimOptions): TrimOutput {
     originalLines: total,
     retainedLines: retained,
     format: 'test',
-    note: `${kept.length || shorts.length} failures kept with their messages and locations, summary kept (${describeCounts(counts)}); ${counts.passed ?? passes} passing tests dropped`,
+    note: `${kept.length || shorts.length} ${keptNote}, summary kept (${describeCounts(counts)}); ${counts.passed ?? passes} passing tests dropped`,
   };
+}
+
+/** The first line of a failure's message (not its location), for the one-line-per-failure listing. */
+function firstMessage(f: Failure, cap: number): string[] {
+  const lines = compress(f, 3, cap);
+  const message = lines.find((l) => !isLocation(l)) ?? lines[0];
+  return message ? [message] : [];
 }
 
 /**
