@@ -54,6 +54,8 @@ export interface BlockMeta {
   retrimNote?: string;
   /** For the index block: the paths its text lists, in order. */
   listed?: string[];
+  /** Index: how many candidates it left out for its own budget. */
+  leftOut?: number;
   /** The user's override for this source (`.context/` overrides, `--include` / `--exclude`). */
   override?: 'include' | 'exclude';
 }
