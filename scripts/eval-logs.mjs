@@ -12,7 +12,8 @@
 //   Zookeeper): a template is error/warning-ish when one of its lines has a level among E, W, F, A, error, err,
 //   warn, warning, fatal, severe, failure, crit, critical, alert, emerg (any case);
 // - a system without one (HPC, HealthApp, Linux — its column says `combo` —, Mac, OpenSSH, Proxifier, Thunderbird):
-//   a template is error/warning-ish when its text holds one of the error words of ERROR_WORDS below.
+//   a template is error/warning-ish when its text holds one of the error or warning words of ERROR_WORDS below
+//   (failure words, and the warning words deny, deprecated, unexpected, not responding, did not, user unknown, is full).
 // A template reaches the request when a line of a tool-output block sent holds every static word of the template
 // (the words between its `<*>`; a row clipped with `…` needs half of them, at least 3), the most specific template
 // winning. Recall = error/warning-ish templates that reach the request / all of them. False positives = distinct
@@ -45,7 +46,7 @@ const SYSTEMS = ['Android', 'Apache', 'BGL', 'HDFS', 'HPC', 'Hadoop', 'HealthApp
 const LEVELS = new Set(['e', 'w', 'f', 'a', 'error', 'err', 'warn', 'warning', 'fatal', 'severe', 'failure', 'crit', 'critical', 'alert', 'emerg']);
 const KNOWN_LEVELS = new Set([...LEVELS, 'i', 'd', 'v', 'info', 'debug', 'notice', 'trace', 'verbose', 'information']);
 const ERROR_WORDS =
-  /\b(?:errors?|err|fail(?:s|ed|ure|ures|ing)?|exceptions?|denied|refused|invalid|illegal|time[ds]? ?out|timeout|unable|cannot|can't|could ?not|couldn't|not found|unavailable|unreachable|warn(?:ing|ings)?|fatal|critical|panic|abort(?:ed)?|break-in|bad|lost|corrupt(?:ed)?|rejected|killed|crash(?:ed)?|down)\b/i;
+  /\b(?:errors?|err|fail(?:s|ed|ure|ures|ing)?|exceptions?|denied|refused|invalid|illegal|time[ds]? ?out|timeout|unable|cannot|can't|could ?not|couldn't|not found|unavailable|unreachable|warn(?:ing|ings)?|fatal|critical|panic|abort(?:ed)?|break-in|bad|lost|corrupt(?:ed)?|rejected|killed|crash(?:ed)?|down|deny|deprecated|unexpected(?:ly)?|not responding|did not|user unknown|is full)\b/i;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the fetched copy
@@ -113,12 +114,16 @@ const words = (s) => s.split(/[^A-Za-z0-9]+/).filter((w) => /[A-Za-z]/.test(w) &
 
 /** The static words of a template: those between its `<*>`, without the partial words that touch a `<*>`. */
 function staticWords(template) {
-  const parts = template.split('<*>');
+  // A level word opening the template (`WARNING: Type1 font data …`) is the line's level column: a row gives the message.
+  const parts = template.replace(/^\s*\[?(?:error|warning|warn|fatal|severe|critical|info)\]?:?\s+/i, '').split('<*>');
   const out = [];
   parts.forEach((part, i) => {
-    const tokens = part.split(/[^A-Za-z0-9]+/);
-    if (i > 0 && /^[A-Za-z0-9]/.test(part)) tokens.shift();
-    if (i < parts.length - 1 && /[A-Za-z0-9]$/.test(part)) tokens.pop();
+    // A word glued to a `<*>` (`blk_<*>`, `<*>ms`, `user<*>`) is part of a variable token, which a row may show masked;
+    // one that a separator ends (`instruction...<*>`, `file <*>`) is the template's own.
+    const chunks = part.split(/[^A-Za-z0-9_-]+/);
+    if (i > 0 && /^[A-Za-z0-9_-]/.test(part)) chunks.shift();
+    if (i < parts.length - 1 && /[A-Za-z0-9_-]$/.test(part)) chunks.pop();
+    const tokens = chunks.join(' ').split(/[^A-Za-z0-9]+/);
     out.push(...tokens.filter((w) => /[A-Za-z]/.test(w) && w.length >= 2).map((w) => w.toLowerCase()));
   });
   return out;
