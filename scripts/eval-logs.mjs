@@ -308,7 +308,7 @@ function large() {
     const errorsSent = log ? errors.filter((e) => log.text.includes(e.split(' - ')[1].split(' ')[0])).length : 0;
     console.log(`\nLarge workspace (generated, ${written >> 20} MB log, 5 000 notes, 1 decision): request ${m.budget.final} of ${m.budget.max_input} tokens in ${ms} ms`);
     console.log(`  blocks sent: ${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(', ')}`);
-    console.log(`  the log: ${log ? `sent, ${log.tokens} tokens, ${errorsSent} of ${errors.length} error/warning templates` : `not sent${rejectedLog ? `: ${rejectedLog.reason}` : ''}`}`);
+    console.log(`  the log: ${log ? `sent, ${log.tokens} tokens, ${errorsSent} of ${errors.length} error/warning templates` : (rejectedLog ? rejectedLog.reason : 'not sent')}`);
     console.log(`  the decision: ${adr ? `selected (${adr.tokens} tokens)` : index?.text.includes('0007-payment-gateway') ? 'indexed only' : 'not in the request'}`);
     console.log(`  the index: ${index ? `${index.meta.listed?.length ?? 0} documents listed, ${index.tokens} tokens${/left out/.test(index.text) ? `; ${index.text.match(/[^\n]*left out[^\n]*/)[0].trim()}` : ''}` : 'none'}`);
   } finally {

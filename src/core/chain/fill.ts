@@ -9,7 +9,7 @@ export interface Filled {
   overflow: Block[];
   /** Session groups that did not fit. */
   droppedGroups: Block[];
-  /** Overflowing candidates the index's own budget has no line for (the least relevant first left out). */
+  /** Overflowing candidates the index's own budget has no line for (those ranked last are left out first). */
   unlisted: Block[];
   /** Tokens of the flexible zone nothing took (what tool output may grow into, chain/grow.ts). */
   left: number;
@@ -133,7 +133,7 @@ export function fill(input: FillInput): StageResult<Filled> {
       const over = need > block.tokens ? { ...block, tokens: need } : block;
       overflow.push(over);
       const listed = line === 0 || own > 0;
-      const reason = listed ? overflowReason(over, free, zone) : `${overflowReason(over, free, zone)}; not listed either: the index's budget (${num(input.indexBudget ?? 0)} tokens) was spent on more relevant documents`;
+      const reason = listed ? overflowReason(over, free, zone) : `${overflowReason(over, free, zone)}; not listed either: the index's budget (${num(input.indexBudget ?? 0)} tokens) was spent on documents ranked before it (priority × relevance)`;
       notes.push({ source: block.source, kind: block.kind, reason, tokens: over.tokens, limit: isTool && toolRoom < free ? 'zone' : 'budget' });
       if (!listed) unlisted.push(over);
       else if (line > 0) {

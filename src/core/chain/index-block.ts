@@ -36,7 +36,7 @@ export function withinIndexBudget(disclosed: Block[], budget: number, lineCost: 
 export function leftOutOfIndex(decisions: Decision[], left: Block[], budget: number): Decision[] {
   if (left.length === 0) return decisions;
   const out = new Set(left.map((b) => b.source));
-  const note = `left out of the index: its budget of ${budget} tokens was spent on more relevant documents`;
+  const note = `left out of the index: its budget of ${budget} tokens was spent on documents ranked higher (by relevance, then path)`;
   return decisions.map((d) => (out.has(d.source) ? { ...d, reason: d.reason.includes(': in the index (') ? d.reason.replace(': in the index (', `: ${note} (`) : `${d.reason}; ${note}` } : d));
 }
 
@@ -70,7 +70,7 @@ export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>,
     ...(d.kind === 'decision' ? { status: indexStatus(d) } : {}),
     ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : [...NOT_IN_FORCE, ...RETIRED].includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
   }));
-  const more = leftOut?.count ? `${leftOut.count} more candidate document${leftOut.count === 1 ? '' : 's'} (less relevant than those listed) left out of this index, over its budget of ${leftOut.budget} tokens; read_document fetches any of them by path` : undefined;
+  const more = leftOut?.count ? `${leftOut.count} more candidate document${leftOut.count === 1 ? '' : 's'} (ranked below those listed) left out of this index, over its budget of ${leftOut.budget} tokens; read_document fetches any of them by path` : undefined;
   const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries, more), { listed: entries.map((e) => e.path), ...(leftOut?.count ? { leftOut: leftOut.count } : {}) });
   block.priority = -1;
   return block;

@@ -35,7 +35,7 @@ describe('the index has a budget of its own (issue 25, item 6)', () => {
     // 1 000 − 150 lines − 5 (the index element) − 300 (the log) = 545 left for tool output to grow into.
     assert.equal(out.value.left, 545);
     const left = out.decisions.indexed?.find((d) => d.source === 'notes/n099.md');
-    assert.match(String(left?.reason), /not listed either: the index's budget \(150 tokens\) was spent on more relevant documents$/);
+    assert.match(String(left?.reason), /not listed either: the index's budget \(150 tokens\) was spent on documents ranked before it \(priority × relevance\)$/);
   });
 
   it('the budget is 15 % of the flexible zone, at most 1 500 tokens', () => {
@@ -52,9 +52,9 @@ describe('the index has a budget of its own (issue 25, item 6)', () => {
     const index = indexBlock(defaultPolicy(), within.listed, undefined, { count: 1, budget: 25 })!;
     assert.deepEqual(index.meta.listed, ['a.md', 'b.md']);
     assert.equal(index.meta.leftOut, 1);
-    assert.match(index.text, /<left-out>1 more candidate document \(less relevant than those listed\) left out of this index, over its budget of 25 tokens; read_document fetches any of them by path<\/left-out>/);
+    assert.match(index.text, /<left-out>1 more candidate document \(ranked below those listed\) left out of this index, over its budget of 25 tokens; read_document fetches any of them by path<\/left-out>/);
     const [d] = leftOutOfIndex([{ source: 'c.md', kind: 'document', reason: 'below the relevance threshold 30%: in the index (mentions x)', tokens: 40 }], within.left, 25);
-    assert.equal(d.reason, 'below the relevance threshold 30%: left out of the index: its budget of 25 tokens was spent on more relevant documents (mentions x)');
+    assert.equal(d.reason, 'below the relevance threshold 30%: left out of the index: its budget of 25 tokens was spent on documents ranked higher (by relevance, then path) (mentions x)');
   });
 });
 
