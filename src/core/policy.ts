@@ -6,7 +6,11 @@ import type { BlockKind } from './types';
 export interface Policy {
   envelope: { window: number; output_reserve: number; margin: number };
   mandatory: BlockKind[];
-  zones: { tool_results: { max_tokens: number }; documents?: { max_tokens: number }; session?: { max_tokens: number } };
+  /**
+   * `tool_results.grow` (issue 25): whether tool output grows into the room the fill leaves (chain/grow.ts). Default
+   * on; a workspace policy that sets `tool_results.max_tokens` and not `grow` keeps its cap as a cap.
+   */
+  zones: { tool_results: { max_tokens: number; grow?: boolean }; documents?: { max_tokens: number }; session?: { max_tokens: number } };
   priorities: { match: string; priority: number }[];
   offload: { per_result_tokens: number; aggregate_tokens: number; preview_chars: number; preview_tokens?: number; dir: string; retention_days: number; retention_mb: number };
   session: { keep_recent_groups: number; compaction_trigger_tokens: number; summary_format: 'structured' };
@@ -86,7 +90,7 @@ const list = (of: Spec): Spec => ({ t: 'list', of });
 const SCHEMA: Spec = obj({
   envelope: obj({ window: tokens(1), output_reserve: tokens(), margin: tokens() }),
   mandatory: list({ t: 'enum', values: PROTECTABLE }),
-  zones: obj({ tool_results: obj({ max_tokens: tokens(1) }), documents: obj({ max_tokens: tokens(1) }), session: obj({ max_tokens: tokens(1) }) }),
+  zones: obj({ tool_results: obj({ max_tokens: tokens(1), grow: bool }), documents: obj({ max_tokens: tokens(1) }), session: obj({ max_tokens: tokens(1) }) }),
   priorities: list(obj({ match: str, priority: { t: 'int', min: -1000, max: MAX_COUNT } })),
   offload: obj({ per_result_tokens: tokens(1), aggregate_tokens: tokens(1), preview_chars: int(), preview_tokens: tokens(), dir: str, retention_days: int(), retention_mb: int() }),
   session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: tokens(1), summary_format: { t: 'enum', values: ['structured'] } }),
@@ -170,6 +174,8 @@ export function parsePolicy(text: string, file: string): Policy {
   const raw = check(doc.contents as YamlNode, SCHEMA, '') as Partial<Record<keyof Policy, unknown>>;
   const policy = mergePolicy(defaultPolicy(), raw);
   policy.origin = file;
+  const zone = (raw.zones as { tool_results?: { max_tokens?: number; grow?: boolean } } | undefined)?.tool_results;
+  if (zone?.max_tokens !== undefined && zone.grow === undefined) policy.zones.tool_results.grow = false;
   const dir = policy.offload.dir.replace(/\\/g, '/');
   if (dir.startsWith('/') || /^[a-zA-Z]:/.test(dir) || dir.split('/').includes('..')) {
     const node = doc.getIn(['offload', 'dir'], true) as YamlNode | undefined;

@@ -54,6 +54,10 @@ export interface BlockMeta {
   retrimNote?: string;
   /** For the index block: the paths its text lists, in order. */
   listed?: string[];
+  /** Index: how many candidates it left out for its own budget. */
+  leftOut?: number;
+  /** A source file read because the task points at it (task/pointers.ts): what of the task it holds. */
+  pointer?: string;
   /** The user's override for this source (`.context/` overrides, `--include` / `--exclude`). */
   override?: 'include' | 'exclude';
 }

@@ -121,6 +121,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
     blocks.push(makeBlock(policy, 'source_code', file.path, 'project-source', clean(file.path, file.text), {
       title: file.path.replace(/^.*\//, ''),
       components: task.component && named ? [task.component] : undefined,
+      ...(file.pointer ? { pointer: file.pointer } : {}),
     }));
   }
   blocks.push(makeBlock(policy, 'current_task', task.source, 'user', clean(task.source, task.text, task.firstLine ?? 1), { components: task.component ? [task.component] : undefined }));

@@ -9,6 +9,10 @@ export interface Filled {
   overflow: Block[];
   /** Session groups that did not fit. */
   droppedGroups: Block[];
+  /** Overflowing candidates the index's own budget has no line for (those ranked last are left out first). */
+  unlisted: Block[];
+  /** Tokens of the flexible zone nothing took (what tool output may grow into, chain/grow.ts). */
+  left: number;
 }
 
 export interface FillInput {
@@ -38,11 +42,20 @@ export interface FillInput {
   listCost?: (block: Block) => number;
   /** What the index's own element adds when the first block is listed (0 when the request already has an index). */
   listWrapper?: number;
+  /**
+   * The index's own budget: the most its lines for left-out candidates may take (default: no limit). Only what the
+   * index can still use is held back from the fill; a candidate left out once the budget is spent is not listed
+   * (`unlisted`), and the index says how many it left out.
+   */
+  indexBudget?: number;
 }
 
 /**
  * Seed 000's fill_zone, on exact costs (issue 18). The order of the flexible zone:
- * 1. every candidate is sure of its line in the index of available documents (what a left-out document becomes);
+ * 1. every candidate is sure of its line in the index of available documents (what a left-out document becomes),
+ *    up to the index's own budget (issue 25): the room held back is the smaller of the lines not yet decided and
+ *    what is left of that budget, so 5 000 candidates hold the budget, not 5 000 lines; left-out candidates are
+ *    listed in the fill's order (priority × relevance) while the budget lasts;
  * 2. what the user included (`meta.override: include`), then the session's share: the newest groups the policy
  *    replays raw (`reservedGroups`), newest first, never split;
  * 3. candidates by priority × relevance, highest first (a priority the policy set counts whole), skipping a block
@@ -67,6 +80,10 @@ export function fill(input: FillInput): StageResult<Filled> {
   const lines = new Map(ordered.map((b) => [b, input.listCost?.(b) ?? 0]));
   let undecided = [...lines.values()].reduce((n, c) => n + c, 0);
   let element = undecided > 0 ? (input.listWrapper ?? 0) : 0;
+  // What is left of the index's budget for lines; the room held back for lines is never more than that.
+  let budget = input.indexBudget ?? Infinity;
+  const held = () => Math.min(undecided, budget);
+  const unlisted: Block[] = [];
 
   // The session's share first, newest first and never split: the recent events the policy replays raw are not
   // crowded out by documents (zones: flexible zones yield only the room they leave unused).
@@ -78,7 +95,7 @@ export function fill(input: FillInput): StageResult<Filled> {
     for (; next >= down; next--) {
       const g = input.groups[next];
       // Every candidate keeps at least its line in the index: the session's share is what is left beside those lines.
-      const room = Math.max(0, remaining - undecided - (undecided > 0 ? element : 0));
+      const room = Math.max(0, remaining - held() - (held() > 0 ? element : 0));
       const need = droppedGroups.length === 0 ? cost(g, room) : undefined;
       if (need !== undefined && need <= room) {
         keptGroups.unshift(g);
@@ -93,7 +110,9 @@ export function fill(input: FillInput): StageResult<Filled> {
   const place = (whole: Block) => {
     const line = lines.get(whole) ?? 0;
     undecided -= line;
-    const free = Math.max(0, remaining - undecided - (line > 0 || undecided > 0 ? element : 0));
+    // Listed if it does not fit, while the index's budget has room for its line.
+    const own = line <= budget ? line : 0;
+    const free = Math.max(0, remaining - held() - (own > 0 || held() > 0 ? element : 0));
     const isTool = whole.kind === 'tool_result';
     // The budget is checked in request tokens (cost); the tool-results zone in the blocks' own tokens (size).
     const zone = isTool ? toolRoom : Infinity;
@@ -113,9 +132,13 @@ export function fill(input: FillInput): StageResult<Filled> {
       // Its figure (the index's estimated-tokens) is never below what the bounded count already saw.
       const over = need > block.tokens ? { ...block, tokens: need } : block;
       overflow.push(over);
-      notes.push({ source: block.source, kind: block.kind, reason: overflowReason(over, free, zone), tokens: over.tokens, limit: isTool && toolRoom < free ? 'zone' : 'budget' });
-      if (line > 0) {
+      const listed = line === 0 || own > 0;
+      const reason = listed ? overflowReason(over, free, zone) : `${overflowReason(over, free, zone)}; not listed either: the index's budget (${num(input.indexBudget ?? 0)} tokens) was spent on documents ranked before it (priority × relevance)`;
+      notes.push({ source: block.source, kind: block.kind, reason, tokens: over.tokens, limit: isTool && toolRoom < free ? 'zone' : 'budget' });
+      if (!listed) unlisted.push(over);
+      else if (line > 0) {
         remaining = Math.max(0, remaining - line - element);
+        budget -= line;
         element = 0;
       }
       return;
@@ -130,7 +153,8 @@ export function fill(input: FillInput): StageResult<Filled> {
   placeGroups(input.groups.length - Math.min(input.reservedGroups ?? 0, input.groups.length), 'for the recent session events (after the protected zone and an index line for each candidate document)');
   ordered.filter((b) => !included.includes(b)).forEach(place);
   placeGroups(0, 'once documents and tool output were placed');
-  return { value: { selected: [...selected, ...keptGroups], overflow, droppedGroups }, decisions: { indexed: notes.filter((n) => n.kind !== 'tool_result'), rejected: [...notes.filter((n) => n.kind === 'tool_result'), ...omitted] } };
+  const left = Math.max(0, remaining - held() - (held() > 0 ? element : 0));
+  return { value: { selected: [...selected, ...keptGroups], overflow, droppedGroups, unlisted, left }, decisions: { indexed: notes.filter((n) => n.kind !== 'tool_result'), rejected: [...notes.filter((n) => n.kind === 'tool_result'), ...omitted] } };
 }
 
 /** Which limit bound: the tool-results zone cap when it is the tighter one, else the whole budget. */

@@ -1,8 +1,44 @@
 import type { Policy } from '../policy';
-import type { Block } from '../types';
+import type { Block, Decision } from '../types';
 import { statusLabel } from '../sources/adr';
 import { makeBlock } from './collect';
 import { renderIndex, type IndexEntry } from './render';
+
+/**
+ * The index's own budget (issue 25): what its lines for candidates the fill left out may take, at most
+ * INDEX_SHARE of the flexible zone and never more than INDEX_MAX_TOKENS; the room it does not need goes to the fill.
+ */
+export const INDEX_SHARE = 0.15;
+export const INDEX_MAX_TOKENS = 1500;
+export function indexBudgetOf(flexible: number): number {
+  return Math.min(INDEX_MAX_TOKENS, Math.floor(flexible * INDEX_SHARE));
+}
+
+/**
+ * The disclosed documents the index's budget lists: those without a relevance score (disclosed by rule) first,
+ * then by relevance, highest first, while their lines fit; the first that does not fit ends the list (the rest is
+ * less relevant). `spent`: what the listed lines take of the budget.
+ */
+export function withinIndexBudget(disclosed: Block[], budget: number, lineCost: (b: Block) => number): { listed: Block[]; left: Block[]; spent: number } {
+  const score = (b: Block) => b.meta.relevance?.score ?? Infinity;
+  const ordered = [...disclosed].sort((a, b) => score(b) - score(a) || a.source.localeCompare(b.source));
+  let spent = 0;
+  let i = 0;
+  for (; i < ordered.length; i++) {
+    const cost = lineCost(ordered[i]);
+    if (spent + cost > budget) break;
+    spent += cost;
+  }
+  return { listed: ordered.slice(0, i), left: ordered.slice(i), spent };
+}
+
+/** The prune stage's "in the index" decisions, for the documents the index's budget left out, say so instead. */
+export function leftOutOfIndex(decisions: Decision[], left: Block[], budget: number): Decision[] {
+  if (left.length === 0) return decisions;
+  const out = new Set(left.map((b) => b.source));
+  const note = `left out of the index: its budget of ${budget} tokens was spent on documents ranked higher (by relevance, then path)`;
+  return decisions.map((d) => (out.has(d.source) ? { ...d, reason: d.reason.includes(': in the index (') ? d.reason.replace(': in the index (', `: ${note} (`) : `${d.reason}; ${note}` } : d));
+}
 
 /** What `read_document` can fetch, and so what the index may list. */
 export const INDEXABLE = new Set<Block['kind']>(['document', 'decision', 'source_code']);
@@ -22,9 +58,9 @@ function indexStatus(d: Block): string {
  * The `<available-documents>` block listing `docs` (sorted by path); `overflow` are the ones fill left out for room.
  * The block's `meta.listed` is the list of paths its text names, in order: what the manifest may call "indexed".
  */
-export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>): Block | undefined {
+export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>, leftOut?: { count: number; budget: number }): Block | undefined {
   const listed = docs.filter((d) => INDEXABLE.has(d.kind)).sort((a, b) => a.source.localeCompare(b.source));
-  if (listed.length === 0) return undefined;
+  if (listed.length === 0 && !leftOut?.count) return undefined;
   const entries: IndexEntry[] = listed.map((d) => ({
     path: d.source,
     title: d.meta.title ?? d.source,
@@ -34,7 +70,8 @@ export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>)
     ...(d.kind === 'decision' ? { status: indexStatus(d) } : {}),
     ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : [...NOT_IN_FORCE, ...RETIRED].includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
   }));
-  const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries), { listed: entries.map((e) => e.path) });
+  const more = leftOut?.count ? `${leftOut.count} more candidate document${leftOut.count === 1 ? '' : 's'} (ranked below those listed) left out of this index, over its budget of ${leftOut.budget} tokens; read_document fetches any of them by path` : undefined;
+  const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries, more), { listed: entries.map((e) => e.path), ...(leftOut?.count ? { leftOut: leftOut.count } : {}) });
   block.priority = -1;
   return block;
 }

@@ -14,7 +14,8 @@ import { mergeDecisions, type Block, type Decision, type Warning } from '../type
 import { collect } from './collect';
 import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
-import { indexBlock, INDEXABLE, summaryText } from './index-block';
+import { indexBlock, indexBudgetOf, INDEXABLE, leftOutOfIndex, summaryText, withinIndexBudget } from './index-block';
+import { grownZone, growthMessage } from './grow';
 import { prune } from './prune';
 import { Stopwatch } from './stopwatch';
 import { applyOverrides, refuseOverflowingIncludes } from './overrides';
@@ -94,7 +95,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   });
   watch.lap('offload', offload);
   const toolOutputs: TrimInput[] = [...collected.value.toolOutputs, ...offload.value.inline];
-  const trimmed = watch.lap('trim', trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens));
+  let trimmed = watch.lap('trim', trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens));
   const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy, {
     constraints: constraintsFrom(pruned.value.kept),
     knownSources: snapshot.files.map((f) => f.path),
@@ -108,26 +109,58 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const retrimTo = (block: Block, target: number) =>
     retrim(block, target, policy, tokenizer, outputBySource.get(block.source)?.lines ?? (() => linesOf(block.text)), outputBySource.get(block.source)?.reference);
   const protectedBlocks = [...pruned.value.kept.filter(isProtected), ...(session.value.summary ? [session.value.summary] : [])].map(exact);
-  const disclosedIndex = indexBlock(policy, pruned.value.disclosed);
+  // The index has a budget of its own (index-block.ts): the disclosed documents, most relevant first, take their
+  // lines from it; what they leave is for the lines of the candidates the fill leaves out; the rest is the fill's.
+  const indexBudget = indexBudgetOf(Math.max(0, max - counter.count(protectedBlocks)));
+  const disclosure = withinIndexBudget(pruned.value.disclosed, indexBudget, (b) => placement.listCost(policy, b));
+  const disclosedIndex = indexBlock(policy, disclosure.listed);
   const reserved = counter.count(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks);
-  const filled = fill({
-    candidates: [...pruned.value.kept.filter((b) => !isProtected(b)), ...offload.value.blocks, ...trimmed.value],
-    groups: session.value.groups,
-    available: Math.max(0, max - reserved),
-    // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
-    toolResultsCap: Math.max(policy.zones.tool_results.max_tokens, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0)),
-    shrink: retrimTo,
-    cost: (block, room) => placement.cost(block, room),
-    size: (block, limit) => placement.size(block, limit),
-    reservedGroups: session.value.reserved,
-    listCost: (block) => placement.listCost(policy, block),
-    listWrapper: disclosedIndex ? 0 : placement.listWrapper(),
-  });
+  const flexible = Math.max(0, max - reserved);
+  const documents = pruned.value.kept.filter((b) => !isProtected(b));
+  const fillWith = (tools: Block[], zone: number) =>
+    fill({
+      candidates: [...documents, ...offload.value.blocks, ...tools],
+      groups: session.value.groups,
+      available: flexible,
+      // The trim stage may have grown the zone for evidence floors (trim.evidence_floor); fill keeps what it gave.
+      toolResultsCap: Math.max(zone, offload.value.tokens + tools.reduce((n, b) => n + b.tokens, 0)),
+      shrink: retrimTo,
+      cost: (block, room) => placement.cost(block, room),
+      size: (block, limit) => placement.size(block, limit),
+      reservedGroups: session.value.reserved,
+      listCost: (block) => placement.listCost(policy, block),
+      listWrapper: disclosedIndex ? 0 : placement.listWrapper(),
+      indexBudget: Math.max(0, indexBudget - disclosure.spent),
+    });
+  const cap = policy.zones.tool_results.max_tokens;
+  let filled = fillWith(trimmed.value, cap);
+  // The evidence zone grows into the room the fill left (chain/grow.ts): trimmed again to the zone plus that room,
+  // then filled again; kept only if every other block the first fill placed is still placed.
+  const used = Math.max(cap, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0));
+  const free = filled.value.left;
+  const zone = grownZone(used, free, trimmed.value);
+  let effectiveCap = cap;
+  if (zone !== undefined && policy.zones.tool_results.grow !== false) {
+    const grownPolicy = { ...policy, zones: { ...policy.zones, tool_results: { ...policy.zones.tool_results, max_tokens: zone } } };
+    const again = trimToolOutputs(toolOutputs, grownPolicy, tokenizer, offload.value.tokens);
+    const refilled = fillWith(again.value, zone);
+    const others = (f: typeof filled) => new Set(f.value.selected.filter((b) => b.kind !== 'tool_result').map((b) => b.id));
+    const before = others(filled);
+    const after = others(refilled);
+    if ([...before].every((id) => after.has(id))) {
+      filled = refilled;
+      effectiveCap = zone;
+      trimmed = { value: again.value, decisions: { ...again.decisions, warnings: [...(again.decisions.warnings ?? []).filter((w) => w.source !== 'zones.tool_results'), { source: 'zones.tool_results', message: growthMessage(cap, zone, free) }] } };
+    }
+  }
   watch.lap('fill', filled);
   refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);
   // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
   const overflowDocs = filled.value.overflow.filter((b) => INDEXABLE.has(b.kind));
-  const index = indexBlock(policy, [...pruned.value.disclosed, ...overflowDocs], new Set(overflowDocs));
+  const unlisted = new Set(filled.value.unlisted);
+  const listedDocs = overflowDocs.filter((b) => !unlisted.has(b));
+  const leftOut = overflowDocs.length - listedDocs.length + disclosure.left.length;
+  const index = indexBlock(policy, [...disclosure.listed, ...listedDocs], new Set(listedDocs), leftOut > 0 ? { count: leftOut, budget: indexBudget } : undefined);
 
   const enforced = enforce({
     blocks: [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)],
@@ -142,7 +175,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const neutral = counter.render(sent);
   const request = shapeRequest(neutral, shape, stream);
   const serialized = JSON.stringify(request);
-  const decisions = mergeDecisions(collected.decisions, pruned.decisions, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision) });
+  const decisions = mergeDecisions(collected.decisions, pruned.decisions, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: leftOutOfIndex(pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision), disclosure.left, indexBudget) });
   const manifest = buildManifest({
     snapshot,
     blocks: sent,
@@ -156,7 +189,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     bytes: Buffer.byteLength(serialized),
     now: options.now ?? (() => new Date()),
     requestRedactions: neutral.redactions,
-    toolResultsCap: policy.zones.tool_results.max_tokens,
+    toolResultsCap: effectiveCap,
     cache: counter.prefix(neutral, options.previousPrefixHash),
   });
   const trace = renderTrace(manifest);

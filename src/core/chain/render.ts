@@ -136,10 +136,11 @@ export interface IndexEntry {
   notLoaded?: string;
 }
 
-export function renderIndex(entries: IndexEntry[]): string {
+export function renderIndex(entries: IndexEntry[], more?: string): string {
   const lines = entries.map(
     (e) => `  <document${attrs({ path: e.path, title: e.title, summary: e.summary, tags: e.tags?.join(','), 'estimated-tokens': e.estimatedTokens, status: e.status, relevance: e.relevance, 'not-loaded': e.notLoaded })} />`,
   );
+  if (more) lines.push(`  <left-out>${escapeContent(more)}</left-out>`);
   return `<available-documents>\n${lines.join('\n')}\n</available-documents>`;
 }
 

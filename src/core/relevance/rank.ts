@@ -77,6 +77,11 @@ export function rank(blocks: Block[], ctx: RankContext, index: RelevanceIndex): 
       signals.push('named in the task');
       score = Math.max(score, 1) + 1;
     }
+    // A source file the task points at (task/pointers.ts): at least as relevant as the best code match.
+    if (b.meta.pointer && !named) {
+      signals.push(b.meta.pointer);
+      score = Math.max(score, 1);
+    }
     const changed = ctx.changed.find((c) => c.path === b.source);
     if (changed && (words.length > 0 || named)) {
       signals.push(changed.where);

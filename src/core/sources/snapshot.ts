@@ -23,6 +23,7 @@ import { displayPath, loadTask, type Task } from './task-file';
 export { displayPath, leadingLines, loadTask, type Task } from './task-file';
 import { packagesOf } from './packages';
 import { resolveSupersession } from './supersession';
+import { CODE_EXTENSIONS, hasPointers, MAX_POINTED, MAX_POINTER_BYTES, MAX_POINTER_FILES, nameReason, pointerWeight, textReason } from '../task/pointers';
 import { analyzeTask, wordsOf } from '../task/analyze';
 import { gitReader, type ChangeReader, type CommitChange } from '../task/git';
 import { resolveIdentifiers, resolveMentions, taskLooksLikeMissingFile } from '../task/mentions';
@@ -37,7 +38,8 @@ export interface Snapshot {
   /** Every instruction file of the families the policy enables (AGENTS.md, CLAUDE.md, Copilot, Cursor, Cline). */
   instructions: InstructionFile[];
   documents: DocumentFile[];
-  sourceFiles: { path: string; text: string }[];
+  /** `pointer`: why a file nothing names is read: what of the task it holds (task/pointers.ts). */
+  sourceFiles: { path: string; text: string; pointer?: string }[];
   toolOutputs: ToolOutputFile[];
   /** Tool results returned together in this step (`--tool-result NAME=FILE`): the offload stage measures them. */
   toolResults?: ToolResult[];
@@ -234,6 +236,25 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     } else if (task.files.includes(p) || priorityGlobs(p) || changedPaths.has(p) || overrideFor(overrides, p) === 'include') {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }
+  }
+  // Source files the task points at by an identifier, a message, a code or an ADR it names (task/pointers.ts).
+  const signals = task.signals;
+  if (signals && hasPointers(signals)) {
+    const taken = new Set(snapshot.sourceFiles.map((f) => f.path));
+    const pointed: { path: string; text: string; pointer: string }[] = [];
+    let read = 0;
+    for (const file of scan.files) {
+      const p = file.path;
+      if (taken.has(p) || p === task.source || p.startsWith('.context/') || !CODE_EXTENSIONS.test(p) || instructionFamily(p) || toolGlob(p) || DOCUMENT_EXTENSIONS.test(p)) continue;
+      if (file.size > MAX_POINTER_BYTES || read >= MAX_POINTER_FILES) continue;
+      read++;
+      tryRead(file, (text) => {
+        const pointer = nameReason(p, signals) ?? textReason(text, signals);
+        if (pointer) pointed.push({ path: p, text, pointer });
+      });
+    }
+    pointed.sort((a, b) => pointerWeight(b.pointer) - pointerWeight(a.pointer) || a.path.localeCompare(b.path));
+    snapshot.sourceFiles.push(...pointed.slice(0, MAX_POINTED));
   }
   // A file the chain would have read but could not (binary, unreadable, a FIFO or device) is reported, never lost.
   for (const skipped of scan.skipped) {

@@ -46,7 +46,11 @@ const ERROR_WORDS =
   /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|exception|denied|refused|time[ds]? ?out|timeout|panic(?:ked)?|unreachable|fatal|abort(?:ed|ing)?|crash(?:ed)?|segfault|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|unauthori[sz]ed|forbidden|mismatch|violation|undeliverable|lost|not found|missing|bad\b|halt(?:ed)?|(?:link|node|interface|host|is|went) down\b|deny|user unknown|unknown user|is full|no space|ANR in)/i;
 /** Failure words inside identifiers: `sendSyncFailedBroadcast`, `onConnectionError`, `SocketTimeoutException`. */
 const CAMEL_ERROR = /[a-z](?:Fail(?:ed|ure)?|Error|Exception|Timeout|Refused|Denied)(?=[A-Z_\W]|$)/;
-const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|high|low\b|threshold|unexpected|not responding|reconnect(?:ing)?|did not|didn't|frequent|flapping)/i;
+/**
+ * `high` and `low` alone are no warning (`Using tsc for high-res timesource`, `HIGHMEM available`, `zapping low
+ * mappings` are kernel boot lines): only as `too high`, `high latency`, `load is high`, `threshold exceeded`.
+ */
+const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|(?:too|very) (?:high|low)\b|(?:high|low) (?:latency|load|memory|disk|cpu|usage|water ?mark)\b|(?:latency|load|usage|temperature|pressure) (?:is )?(?:too )?high\b|threshold (?:exceeded|reached|crossed)|above (?:the )?threshold|unexpected|not responding|reconnect(?:ing)?|did not|didn't|frequent|flapping)/i;
 /** A line that reports a success is not evidence, whatever else it says (`cupsd shutdown succeeded`, `0 errors`). */
 const SUCCESS = /\bsucce(?:ed|eded|ss|ssful|ssfully)\b|\b(?:0|no) (?:errors?|failures?|warnings?)\b/i;
 /** npm and pnpm write their own level words. */

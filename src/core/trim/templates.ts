@@ -85,15 +85,25 @@ export class TemplateMiner {
   }
 }
 
+/** A plain word (letters, 3 or more, maybe a trailing punctuation mark): what a message says, not a value. */
+const WORD = /^[A-Za-z][A-Za-z'-]{2,}[:,;.!?]?$/;
+
+/**
+ * The share of equal tokens; two different plain words count as two differences (issue 25: Loghub's BGL
+ * `program interrupt: privileged instruction` and `… illegal instruction` are two templates, not one with `<*>`;
+ * a variable user or host name in a longer message still merges).
+ */
 function similar(template: string[], tokens: string[]): number {
   if (template.length === 0) return 1;
   let same = 0;
+  let words = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = template[i];
     if (t === tokens[i]) same++;
     else if (KEEP.test(t) || KEEP.test(tokens[i])) return 0;
+    else if (WORD.test(t) && WORD.test(tokens[i])) words++;
   }
-  return same / template.length;
+  return (same - words) / template.length;
 }
 
 export function templateText(c: Cluster): string {

@@ -71,6 +71,8 @@ describe('a cache-friendly request (issue 18, requirement 5)', () => {
     const zones = Object.values(ticket.manifest.zones).reduce((n, z) => n + z, 0);
     assert.equal(zones + b.overhead + b.free + b.output_reserve + b.margin, b.window);
     assert.equal(b.free, b.max_input - b.final);
-    assert.ok(b.overhead > 0 && b.overhead < 1000, `overhead ${b.overhead}`);
+    // The JSON framing and escaping of the blocks: 1 157 since the ticket's message also points at PaymentRequest.java
+    // and PaymentService.java (issue 25, item 8): Java's quotes and newlines cost more once escaped.
+    assert.ok(b.overhead > 0 && b.overhead < 1500, `overhead ${b.overhead}`);
   });
 });

@@ -146,14 +146,16 @@ describe('the example (examples/payment-incident) placed by exact counts', () =>
     assert.equal(test!.meta.excerpt, undefined);
   });
 
+  // Issue 25 (item 8): the task's "paymentMethod is required" points at PaymentRequest.java (the @NotNull that is the
+  // bug) and its paymentMethod at PaymentService.java; both are sent (the request goes from 9 309 to 10 915 tokens), so architecture.md finds 151 tokens left.
   it('the session\'s six recent groups are placed before the documents; architecture.md does not fit what is left', () => {
     assert.deepEqual(a.manifest.session, { ...a.manifest.session, kept_raw: 8, compacted: 16, omitted: 0 });
     assert.deepEqual(a.manifest.selected.filter((d) => d.kind === 'session_group').map((d) => d.source.replace(/^.*#/, '')), ['e17', 'e19', 'e20', 'e22', 'e23', 'e24']);
     assert.deepEqual(a.manifest.indexed.map((d) => [d.source, d.reason.replace(/: in the index.*$/, '')]), [
-      ['docs/architecture.md', 'did not fit the budget (1\u202f757 tokens left)'],
+      ['docs/architecture.md', 'did not fit the budget (151 tokens left)'],
       ['docs/runbook.md', 'below the relevance threshold 30%'],
     ]);
-    assert.equal(a.manifest.budget.final, 9309);
+    assert.equal(a.manifest.budget.final, 10915);
     assert.deepEqual(a.manifest.degraded, []);
   });
 });

@@ -44,7 +44,11 @@ describe('the zone follows the evidence', () => {
     const share = (s: string) => Number(result.manifest.trimmed.find((t) => t.source === s)!.share);
     assert.equal(share('clean.log'), 80, 'the glance');
     assert.ok(share('openssh.log') > share('hdfs.log'), `openssh (11 templates) ${share('openssh.log')} > hdfs (6) ${share('hdfs.log')}`);
-    assert.equal(share('openssh.log') + share('hdfs.log') + share('clean.log'), 1500);
+    // Issue 25: the request has room left after the fill, so the zone grows into it (chain/grow.ts) and is shared
+    // the same way: the sum of the shares is the grown zone the warning states (it was the 1 500-token cap).
+    const grown = result.manifest.warnings.find((w) => w.source === 'zones.tool_results');
+    assert.match(String(grown?.message), /^tool-results zone grown from 1500 to 10022 tokens into the \d+ tokens the fill left free/);
+    assert.equal(share('openssh.log') + share('hdfs.log') + share('clean.log'), 10022);
     assert.match(String(result.manifest.trimmed.find((t) => t.source === 'clean.log')!.reason), /^no error or warning found: head and tail kept/);
   });
 });
@@ -55,15 +59,17 @@ describe('sixteen different logs in one workspace, default policy', () => {
   const result = assemble(loadSnapshot({ root, task: 'Why are the services failing?' }), { tokenizer: counter, now: NOW });
   const sent = (source: string) => result.blocks.find((b) => b.source === source)?.text ?? '';
 
-  it('every log is in the request; the zone grew past 1 500 tokens only to give each its evidence floor, and says so', () => {
+  // Issue 25: the zone first grows for the evidence floors, then into the room the fill left free (it used to stop
+  // at the floors, under 2 500 tokens, with 8 000 tokens of the request unused); the warning says the second.
+  it('every log is in the request; the zone grew past 1 500 tokens into the free room, and says so', () => {
     const entries = SIXTEEN.map((n) => result.manifest.trimmed.find((t) => t.source === `${n}.log`));
     for (const [k, e] of entries.entries()) assert.ok(e, `${SIXTEEN[k]}.log trimmed`);
     for (const n of SIXTEEN) assert.ok(sent(`${n}.log`).length > 0, `${n}.log sent`);
     const total = entries.reduce((a, e) => a + Number(e!.share), 0);
     const grown = result.manifest.warnings.find((w) => w.source === 'zones.tool_results');
     assert.ok(grown, 'a warning says the zone grew');
-    assert.match(grown!.message, new RegExp(`^tool-results zone grown from 1500 to ${total} tokens so that each of the 16 outputs with errors or warnings shows its most important template \\(trim\\.evidence_floor: true; set it to false to keep the cap\\)$`));
-    assert.ok(total < 2500, `${total}`);
+    assert.match(grown!.message, new RegExp(`^tool-results zone grown from 1500 to ${total} tokens into the \\d+ tokens the fill left free, so that tool output and logs send more of their evidence \\(errors first\\)$`));
+    assert.ok(total > 2500, `${total}`);
     assert.ok(result.manifest.budget.final <= 11000);
   });
 
@@ -91,7 +97,7 @@ describe('sixteen different logs in one workspace, default policy', () => {
       const left = c.errors - c.kept_errors + c.warnings - c.kept_warnings;
       if (left === 0) continue;
       assert.match(String(entry.reason), new RegExp(`; ${left} templates? left out: inspect with \`ctxctl inspect ${n}\\.log --grep `));
-      assert.ok(result.manifest.warnings.some((w) => w.source === `${n}.log` && /left out to fit the tool-results zone \(1500 tokens\) while the request had \d+ tokens free/.test(w.message)), `${n}.log: warning`);
+      assert.ok(result.manifest.warnings.some((w) => w.source === `${n}.log` && /left out to fit the tool-results zone \(\d+ tokens\) while the request had \d+ tokens free/.test(w.message)), `${n}.log: warning`);
     }
   });
 });
