@@ -105,9 +105,15 @@ const punctTail = (m: RegExpExecArray) => /^[,;)]/.test(after(m));
  */
 const randomIdentifier = (s: string) => s.length >= 8 && hasLetter(s) && (s.match(/\d+/g) ?? []).length >= 2;
 
+/**
+ * A test runner's status, not a key: `--- PASS: TestCases/1_+_2_=_3 (0.40s)` (go test), `PASS: test_x` (automake,
+ * TAP harnesses). The bare word `pass` then a colon and a space; openssl's `pass:V` (no space) stays a secret.
+ */
+const testStatus = (m: RegExpExecArray) => /^pass$/i.test(m.groups?.name ?? '') && /^pass:[ \t]/i.test(m[0]);
+
 /** The unquoted value of a secret-named key: a literal secret, judged with what follows it when it could be code. */
 function unquotedSecret(s: string, m: RegExpExecArray): boolean {
-  if (!literalSecret(s, false) || namesItself(s, m.groups?.name)) return false;
+  if (!literalSecret(s, false) || namesItself(s, m.groups?.name) || testStatus(m)) return false;
   if (!/^[A-Za-z_$][\w$]*!?$/.test(s)) return true;
   return configTail(m) || proseTail(m) || (randomIdentifier(s) && punctTail(m));
 }
