@@ -24,22 +24,27 @@ export function statusFor(state: AssemblyState): { text: string; level: 'ok' | '
     case 'ok': {
       const b = state.assembly.manifest.budget;
       const ratio = b.final / b.max_input;
+      // The fill is meant to use the room (the evidence zone grows into what is free), so a full request is no
+      // warning; the protected blocks are: they cannot be cut, and past max_input the call is refused.
+      const protectedRatio = b.mandatory / b.max_input;
+      const close = protectedRatio >= WARNING_RATIO;
       const zones = Object.entries(state.assembly.manifest.zones)
         .filter(([, n]) => n > 0)
         .map(([z, n]) => `| ${z} | ${num(n)} |`)
         .join('\n');
       return {
         text: `$(symbol-ruler) ${num(b.final)} / ${num(b.max_input)}`,
-        level: ratio >= WARNING_RATIO ? 'warning' : 'ok',
+        level: close ? 'warning' : 'ok',
         tooltip:
-          `**Context Control** — ${num(b.final)} of ${num(b.max_input)} input tokens (${Math.round(ratio * 100)} %)${ratio >= WARNING_RATIO ? ' — close to the limit' : ''}\n\n` +
+          `**Context Control** — ${num(b.final)} of ${num(b.max_input)} input tokens (${Math.round(ratio * 100)} %)` +
+          `${close ? ` — close to the limit: the protected blocks alone take ${num(b.mandatory)} (${Math.round(protectedRatio * 100)} %), and they are never cut` : ''}\n\n` +
           `| zone | tokens |\n|---|---:|\n${zones}\n\nWindow ${num(b.window)} − output ${num(b.output_reserve)} − margin ${num(b.margin)}. Click to open the panel.`,
       };
     }
   }
 }
 
-/** Budget in the status bar: `<final> / <max_input>`, warning colours from 90 %, error colours when refused. */
+/** Budget in the status bar: `<final> / <max_input>`, warning colours when the protected blocks take 90 %, error colours when refused. */
 export class BudgetStatusBar extends Disposable {
   readonly item = this._register(vscode.window.createStatusBarItem('contextControl.budget', vscode.StatusBarAlignment.Right, 100));
 
