@@ -4,6 +4,8 @@ import { DecisionStore } from '../core/gateway/decisions';
 import { planOrOriginal, VIEWS, type DurableText, type GatewayMode, type Plan } from '../core/gateway/plan';
 import { buildRecord } from '../core/gateway/record';
 import { writeCallRecord } from '../core/gateway/records';
+import { newSessionEvents, sessionEventsOf } from '../core/gateway/session-feed';
+import { appendSessionEvents, readSessionFile } from '../core/session/file';
 import type { Usage } from '../core/gateway/usage';
 import type { Api, JsonObject } from '../core/gateway/wire';
 import type { Policy } from '../core/policy';
@@ -45,6 +47,33 @@ export interface RecordJob {
 
 export interface RecorderState {
   store: DecisionStore;
+  /** Session event ids already in each feed file (read from it once), so a resent history adds nothing. */
+  seen?: Map<string, Set<string>>;
+}
+
+/** The feed file beside the records: `.context/gateway/session.jsonl` (session-feed.ts). */
+export const FEED_FILE = 'session.jsonl';
+
+/**
+ * The agent's turns of this call appended to the session feed, each once. Never for count_tokens (not a turn) or a
+ * body that is not JSON. A failure is a log line: the record is written either way.
+ */
+function feedSession(job: RecordJob, plan: Plan | undefined, state: RecorderState): string {
+  if (!plan?.conversation || /count_tokens/.test(job.path)) return '';
+  try {
+    const file = path.join(job.recordDir, FEED_FILE);
+    state.seen ??= new Map();
+    let seen = state.seen.get(file);
+    if (!seen) {
+      seen = new Set(readSessionFile(file, FEED_FILE).events.map((e) => e.id));
+      state.seen.set(file, seen);
+    }
+    const events = newSessionEvents(sessionEventsOf(job.api, JSON.parse(job.received) as JsonObject, plan.conversation, new Date(job.started).toISOString()), seen);
+    if (events.length > 0) appendSessionEvents(file, events, path.dirname(path.dirname(job.recordDir)));
+    return '';
+  } catch (e) {
+    return `, session feed not written: ${(e as Error).message}`;
+  }
 }
 
 /** Build and write one record; returns the log line. */
@@ -72,7 +101,8 @@ export function runRecordJob(job: RecordJob, state: RecorderState): string {
   }
   const record = buildRecord({ id: `${job.started}-${job.n}`, at: new Date(job.started), mode: job.mode, api: job.api, path: job.path, received: job.received, plan, error, status: job.status, duration_ms: job.ended - job.started, events: job.events, usage: job.usage, tokenizer: counterFor(encodingForModel(plan?.model).encoding) });
   writeCallRecord(job.recordDir, record, job.n, job.keep);
-  return `gateway: POST ${job.path} ${plan?.model ?? '?'} ${job.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${job.error ? `, forwarded unchanged after an internal error: ${job.error}` : ''}${job.upstreamError ? `, ${job.upstreamError}` : ''}`;
+  const fed = feedSession(job, plan, state);
+  return `gateway: POST ${job.path} ${plan?.model ?? '?'} ${job.status ?? '-'} ${record.duration_ms} ms, ${record.changes.length} change(s)${job.error ? `, forwarded unchanged after an internal error: ${job.error}` : ''}${job.upstreamError ? `, ${job.upstreamError}` : ''}${fed}`;
 }
 
 export interface Recorder {

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { lineDiff } from '../core/agents/line-diff';
 import { AGENTS, mergeClaudeHook, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
+import { GATEWAY_AGENTS, DEFAULT_GATEWAY_PORT, gatewayInstructions, mergeClaudeGateway, mergeCodexGateway, undoClaudeGateway, undoCodexGateway, type GatewayAgent, type GatewayMerge } from '../core/agents/gateway-setup';
 import { InputError } from '../core/errors';
 import { resolveInWorkspace } from '../core/sources/guard';
 import { parseCommand } from './args';
@@ -15,7 +16,9 @@ import { readRegularFile } from './read-bounded';
  */
 
 export const SETUP_USAGE = `ctxctl setup claude-code|cursor|vscode|codex [--workspace DIR] [--write] [--command CMD] [--codex-config FILE]
-                 (the MCP server entry, and the SessionStart hook for Claude Code and Codex; --write merges them)`;
+                 (the MCP server entry, and the SessionStart hook for Claude Code and Codex; --write merges them)
+       ctxctl setup claude-code|codex|cline|continue|copilot --gateway [--port 8787] [--undo] [--workspace DIR] [--write] [--codex-config FILE]
+                 (the agent's base URL pointed at ctxctl gateway; --undo removes exactly what --gateway added)`;
 
 /** An agent's configuration is a few KiB; a larger file is refused before it is parsed (exit 2), never half-read. */
 export const SETUP_MAX_BYTES = 8 * 1024 * 1024;
@@ -24,7 +27,7 @@ interface Target {
   /** As shown to the user: workspace-relative, or absolute outside it. */
   label: string;
   abs: string;
-  merge: (existing: string | undefined) => Merge;
+  merge: (existing: string | undefined) => Merge | GatewayMerge;
 }
 
 function targets(agent: Agent, root: string, launch: Launch, codexConfig: string): Target[] {
@@ -45,11 +48,22 @@ function targets(agent: Agent, root: string, launch: Launch, codexConfig: string
 }
 
 export function setupCommand(argv: string[], stdout: (s: string) => void, env: Record<string, string | undefined> = process.env): number {
-  const { values: v, positionals } = parseCommand('setup', SETUP_USAGE, argv, { workspace: { type: 'string' }, write: { type: 'boolean' }, command: { type: 'string' }, 'codex-config': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values: v, positionals } = parseCommand('setup', SETUP_USAGE, argv, {
+    workspace: { type: 'string' },
+    write: { type: 'boolean' },
+    command: { type: 'string' },
+    'codex-config': { type: 'string' },
+    gateway: { type: 'boolean' },
+    undo: { type: 'boolean' },
+    port: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (v.help) {
     stdout(`Usage:\n  ${SETUP_USAGE}\n`);
     return 0;
   }
+  if (v.gateway) return gatewaySetup(positionals, v, stdout, env);
+  if (v.undo || v.port !== undefined) throw new InputError('setup: --undo and --port go with --gateway');
   const agent = positionals[0] as Agent;
   if (positionals.length !== 1 || !AGENTS.includes(agent)) throw new InputError(`setup: name one agent of ${AGENTS.join(', ')} (usage: ${SETUP_USAGE})`);
   const words = (v.command ?? 'ctxctl').trim().split(/\s+/).filter(Boolean);
@@ -59,31 +73,75 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace ?? root);
   const codexConfig = path.resolve(v['codex-config'] ?? path.join(env.CODEX_HOME || path.join(os.homedir(), '.codex'), 'config.toml'));
 
-  const planned = targets(agent, root, launch, codexConfig).map((t) => {
+  return apply(targets(agent, root, launch, codexConfig), root, codexConfig, `ctxctl setup ${agent} --write`, agent === 'codex' ? ['Codex runs a command hook only after you review and trust it; Codex releases from before hooks were on by default also need [features] codex_hooks = true.'] : [], !!v.write, stdout);
+}
+
+interface GatewayValues {
+  workspace?: string;
+  write?: boolean;
+  'codex-config'?: string;
+  undo?: boolean;
+  port?: string;
+}
+
+/** `setup AGENT --gateway [--port N] [--undo]`: Claude Code and Codex files merged; Cline, Continue, Copilot: the lines printed. */
+function gatewaySetup(positionals: string[], v: GatewayValues, stdout: (s: string) => void, env: Record<string, string | undefined>): number {
+  const agent = positionals[0] as GatewayAgent;
+  if (positionals.length !== 1 || !GATEWAY_AGENTS.includes(agent)) throw new InputError(`setup --gateway: name one agent of ${GATEWAY_AGENTS.join(', ')} (usage: ${SETUP_USAGE})`);
+  const port = v.port === undefined ? DEFAULT_GATEWAY_PORT : Number(v.port);
+  if (!/^\d{1,5}$/.test(v.port ?? '8787') || port < 1 || port > 65535) throw new InputError('setup: --port must be a port number (1-65535)');
+  if (v.undo && v.port !== undefined) throw new InputError('setup: --undo removes the gateway entry whatever its port; give no --port');
+  if (agent === 'cline' || agent === 'continue' || agent === 'copilot') {
+    if (v.undo) {
+      stdout(`ctxctl wrote nothing for ${agent}: remove the base URL you set by hand.\n`);
+      return 0;
+    }
+    stdout(gatewayInstructions(agent, port).join('\n') + '\n');
+    return 0;
+  }
+  const root = path.resolve(v.workspace ?? process.cwd());
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace ?? root);
+  const codexConfig = path.resolve(v['codex-config'] ?? path.join(env.CODEX_HOME || path.join(os.homedir(), '.codex'), 'config.toml'));
+  const target: Target =
+    agent === 'claude-code'
+      ? { label: '.claude/settings.json', abs: path.join(root, '.claude', 'settings.json'), merge: (e) => (v.undo ? undoClaudeGateway(e, '.claude/settings.json') : mergeClaudeGateway(e, '.claude/settings.json', port)) }
+      : { label: codexConfig, abs: codexConfig, merge: (e) => (v.undo ? undoCodexGateway(e, codexConfig) : mergeCodexGateway(e, codexConfig, port)) };
+  const notes = v.undo ? [] : agent === 'claude-code' ? [`Start the gateway first: ctxctl gateway --workspace . --port ${port}`] : [`Start the gateway first: ctxctl gateway --workspace . --port ${port} (Codex then needs OPENAI_API_KEY set)`];
+  return apply([target], root, codexConfig, `ctxctl setup ${agent} --gateway${v.undo ? ' --undo' : v.port !== undefined ? ` --port ${port}` : ''} --write`, notes, !!v.write, stdout);
+}
+
+/** Read, merge, show the diff; with `write`, write (or remove a file the undo emptied). Every target is merged before any is written. */
+function apply(targetList: Target[], root: string, codexConfig: string, again: string, trailer: string[], write: boolean, stdout: (s: string) => void): number {
+  const planned = targetList.map((t) => {
     if (t.abs !== codexConfig) refuseOutside(root, t.abs, t.label);
     const existing = readRegularFile(t.abs, t.label, SETUP_MAX_BYTES);
-    return { ...t, existing, merged: t.merge(existing) };
+    return { ...t, existing, merged: t.merge(existing) as GatewayMerge };
   });
   const out: string[] = [];
   for (const p of planned) {
     out.push(...p.merged.notes);
     if (p.merged.changed) out.push(lineDiff(p.existing ?? '', p.merged.text, p.existing === undefined ? `${p.label} (new file)` : p.label).trimEnd());
   }
-  if (agent === 'codex') out.push('Codex runs a command hook only after you review and trust it; Codex releases from before hooks were on by default also need [features] codex_hooks = true.');
+  out.push(...trailer);
   const changed = planned.filter((p) => p.merged.changed);
-  if (!v.write) {
-    out.push(changed.length > 0 ? `nothing written: run \`ctxctl setup ${agent} --write\` to merge ${changed.length === 1 ? 'this change' : 'these changes'}` : 'already set up');
+  if (!write) {
+    out.push(changed.length > 0 ? `nothing written: run \`${again}\` to ${again.includes('--undo') ? 'make' : 'merge'} ${changed.length === 1 ? 'this change' : 'these changes'}` : again.includes('--undo') ? 'nothing to undo' : 'already set up');
     stdout(out.join('\n') + '\n');
     return 0;
   }
   stdout(out.join('\n') + '\n');
   // Every folder first, then every file: a folder that cannot be made leaves all the files untouched.
-  for (const p of changed) attempt(p.label, 'nothing written', () => fs.mkdirSync(path.dirname(p.abs), { recursive: true }));
+  for (const p of changed) if (!p.merged.deleted) attempt(p.label, 'nothing written', () => fs.mkdirSync(path.dirname(p.abs), { recursive: true }));
   for (const p of changed) {
+    if (p.merged.deleted) {
+      attempt(p.label, 'not removed', () => fs.unlinkSync(p.abs));
+      stdout(`removed ${p.label}\n`);
+      continue;
+    }
     attempt(p.label, 'not written', () => fs.writeFileSync(p.abs, p.merged.text));
     stdout(`wrote ${p.label}\n`);
   }
-  if (changed.length === 0) stdout('nothing to write: already set up\n');
+  if (changed.length === 0) stdout(`nothing to write: ${again.includes('--undo') ? 'nothing to undo' : 'already set up'}\n`);
   return 0;
 }
 

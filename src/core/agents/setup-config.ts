@@ -27,7 +27,7 @@ export interface Merge {
   changed: boolean;
 }
 
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+export const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 /**
  * jsonc-parser's `modify` formats around its edit in time that grows faster than the length of a long line: above
  * this size an edit is made in place instead (the member inserted or replaced on its line, unformatted), linear.
@@ -62,7 +62,7 @@ export function sessionStartGroup(launch: Launch): Record<string, unknown> {
 }
 
 /** Parse JSON with comments; a syntax error or a non-object root is an InputError at its line and column. */
-function jsonTree(text: string, file: string) {
+export function jsonTree(text: string, file: string) {
   const deep = tooDeepAt(text);
   if (deep >= 0) {
     const { line, column } = position(text, deep);
@@ -78,7 +78,7 @@ function jsonTree(text: string, file: string) {
   return tree;
 }
 
-function position(text: string, offset: number): { line: number; column: number } {
+export function position(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: before[before.length - 1].length + 1 };
 }
@@ -140,7 +140,7 @@ export function mergeClaudeHook(existing: string | undefined, file: string, laun
  * other byte (a comment after the last member stays where it is). An empty container, or a result that would not
  * parse, falls back to jsonc-parser's own edit.
  */
-function appendMember(text: string, container: JsonNode, rendered: string, jsonPath: (string | number)[], value: unknown, arrayInsertion = false): string {
+export function appendMember(text: string, container: JsonNode, rendered: string, jsonPath: (string | number)[], value: unknown, arrayInsertion = false): string {
   const fallback = () => (text.length > FORMATTED_EDIT_MAX_CHARS ? inlineMember(text, container, rendered) : applyEdits(text, modify(text, jsonPath, value, { ...FORMAT, isArrayInsertion: arrayInsertion })));
   const last = container.children?.at(-1);
   if (!last) return fallback();
@@ -175,7 +175,7 @@ function hooksOf(group: unknown): { command?: unknown }[] {
 
 const tomlString = (s: string) => JSON.stringify(s);
 
-function parseCodex(text: string, file: string): Record<string, unknown> {
+export function parseCodex(text: string, file: string): Record<string, unknown> {
   try {
     return parseToml(text) as Record<string, unknown>;
   } catch (e) {
