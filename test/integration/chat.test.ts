@@ -49,8 +49,8 @@ suite('@context chat participant', () => {
     ]);
     // Show in Panel shows this request (its budget, blocks and trace), not the panel's own assembly.
     const shown = previewFor((await api()).chat.last()!, (await api()).host.settings);
-    // The status bar's rule: warning from 90 % of max_input.
-    assert.deepEqual([shown.status, shown.final, shown.maxInput], [manifest.budget.final >= 2700 ? 'warning' : 'ok', manifest.budget.final, 3000]);
+    // The status bar's rule: warning when the protected blocks take 90 % of max_input (a full fill is no warning).
+    assert.deepEqual([shown.status, shown.final, shown.maxInput], [manifest.budget.mandatory >= 2700 ? 'warning' : 'ok', manifest.budget.final, 3000]);
     assert.match(shown.trace, /FINAL REQUEST/);
     await vscode.commands.executeCommand('contextControl.chat.showInPanel');
   });
