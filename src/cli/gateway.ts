@@ -371,7 +371,8 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   });
 
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    // A port in use (or any listen failure): the record worker is let go too, so the process can end (exit 2).
+    server.once('error', (e) => void recorder.close().then(() => reject(e), () => reject(e)));
     server.listen(options.port, '127.0.0.1', () => {
       const port = (server.address() as { port: number }).port;
       resolve({

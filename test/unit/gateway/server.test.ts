@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -343,5 +343,18 @@ describe('ctxctl gateway (server)', () => {
       child.kill('SIGTERM');
     });
     assert.equal(code, 0);
+  });
+
+  it('the bundled CLI on a port in use: one line naming the port, exit 2, and the process ends (the record worker is let go)', async () => {
+    const busy = http.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'gateway', '--workspace', workspace(), '--port', String(port)], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.error, undefined, 'the process ended by itself');
+      assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', `ctxctl: port ${port} on 127.0.0.1 is in use: pass --port with another port (0 picks a free one)\n`]);
+    } finally {
+      busy.close();
+    }
   });
 });
