@@ -102,11 +102,20 @@ export class GatewayHost extends Disposable {
     const child = spawn(process.execPath, args, { cwd: this.root, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     let stderr = '';
+    let failed: ((message: string) => void) | undefined;
     child.stderr.setEncoding('utf8').on('data', (s: string) => {
       stderr += s;
       for (const line of s.split('\n')) if (line.trim()) this.log.info(line);
+      // The CLI's error line (`ctxctl: …`, exit 2). Its process can outlive the message (a worker thread started
+      // before the listen keeps it up), so the message alone ends the start.
+      const error = /^ctxctl: .+$/m.exec(stderr);
+      if (error) failed?.(error[0]);
     });
     const url = await new Promise<string | undefined>((resolve) => {
+      failed = () => {
+        child.kill('SIGTERM');
+        resolve(undefined);
+      };
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (s: string) => {
         out += s;
@@ -129,7 +138,7 @@ export class GatewayHost extends Disposable {
     });
     if (!url) {
       if (this.child === child) this.child = undefined;
-      const message = stderr.trim().split('\n').filter(Boolean).pop() ?? 'the gateway exited before listening';
+      const message = /^ctxctl: (.+)$/m.exec(stderr)?.[1] ?? stderr.trim().split('\n').filter(Boolean).pop() ?? 'the gateway exited before listening';
       this.lastError = message;
       this.log.error(message);
       void vscode.window.showErrorMessage(`Context Control: the gateway did not start: ${message}`, 'Change Port', 'Show Log').then((pick) => {
