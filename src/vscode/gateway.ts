@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallRecord } from '../core/gateway/record';
-import { GATEWAY_DIR, recordFiles, recordsDir } from '../core/gateway/records';
+import { ensureRecordsDir, GATEWAY_DIR, recordFiles, recordsDir } from '../core/gateway/records';
 import { Disposable } from './disposable';
 import { callBudget, callNodes, lastCallStatus, type CallFile } from './views/agentCalls';
 import { NodeTree, type Node } from './views/tree';
@@ -51,8 +51,20 @@ export class GatewayHost extends Disposable {
     this.status.command = `${AGENT_CALLS_VIEW}.focus`;
     this._register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => this.content(uri) }));
     if (root) {
-      const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), `${GATEWAY_DIR}/call-*.json`)));
-      for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on(() => this.reload()));
+      // The folder too: the first record can be written with the folder, before a watch on it exists; its creation
+      // reads the folder again once the writes have landed.
+      const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), `${GATEWAY_DIR.replace(/\/gateway$/, '')}/{gateway,gateway/call-*.json}`)));
+      const folderCreated = () => {
+        const again = setTimeout(() => this.reload(), 500);
+        this._register({ dispose: () => clearTimeout(again) });
+      };
+      for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete])
+        this._register(
+          on((uri) => {
+            this.reload();
+            if (path.basename(uri.fsPath) === 'gateway') folderCreated();
+          }),
+        );
     }
     this._register({ dispose: () => this.child?.kill('SIGTERM') });
     this.reload();
@@ -98,6 +110,8 @@ export class GatewayHost extends Disposable {
     const args = [this.cli, 'gateway', '--workspace', this.root, '--port', String(port), '--mode', mode];
     if (options.anthropicUpstream) args.push('--anthropic-upstream', options.anthropicUpstream);
     if (options.openaiUpstream) args.push('--openai-upstream', options.openaiUpstream);
+    // Created here, so the watcher sees each record as it is written (the CLI makes the folder with its first record).
+    ensureRecordsDir(recordsDir(this.root));
     this.log.info(`starting: ctxctl ${args.slice(1).join(' ')}`);
     const child = spawn(process.execPath, args, { cwd: this.root, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
