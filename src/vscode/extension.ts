@@ -8,6 +8,7 @@ import { HostController } from './commands/controller';
 import { registerCompare } from './compare';
 import { lazyCommands } from './lazy-commands';
 import { registerControl } from './control';
+import { registerGateway } from './gateway';
 import { PinDecorations, PinStore } from './pins';
 import type * as SessionHost from './session-host';
 import { HostState } from './state';
@@ -74,6 +75,8 @@ export function activate(context: vscode.ExtensionContext) {
   const comparison = registerCompare({ context, host, post: (c) => controller.post({ type: 'compare', compare: c }), script: dist('send-worker.js'), worker: service.worker });
   // Context checks are discovered when the Test Explorer asks (resolveHandler), not at activation.
   const checks = sub(new ChecksTests(service.worker, () => host.settings));
+  // `ctxctl gateway` as a child process of the bundled CLI, the Agent calls view and the last call's budget.
+  const gateway = registerGateway(context, root, dist('cli.js'));
 
   const first = setTimeout(() => void service.run(), FIRST_RUN_DELAY_MS);
   sub({ dispose: () => clearTimeout(first) });
@@ -81,7 +84,7 @@ export function activate(context: vscode.ExtensionContext) {
   /** How long activate() took, in milliseconds (the bench and the activation test print it). */
   const activationMs = performance.now() - started;
   // Nothing for other extensions: the internals go to the extension test host only (src/vscode/test-api.ts).
-  return exportsFor(context.extensionMode, () => ({ activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control }));
+  return exportsFor(context.extensionMode, () => ({ activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control, gateway }));
 }
 
 export function deactivate() {

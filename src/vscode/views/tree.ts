@@ -13,6 +13,8 @@ export interface Node {
   contextValue?: string;
   /** Workspace-relative path (and 1-based line) opened on click. */
   open?: { source: string; line?: number };
+  /** A command run on click instead of opening a source. */
+  command?: { command: string; title: string; arguments?: unknown[] };
   children?: Node[];
   expanded?: boolean;
 }
@@ -49,6 +51,7 @@ export class NodeTree extends Disposable implements vscode.TreeDataProvider<Node
     if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon, node.iconColor ? new vscode.ThemeColor(node.iconColor) : undefined);
     item.contextValue = node.contextValue;
     if (node.open) item.command = { command: 'contextControl.openItem', title: 'Open Source', arguments: [node.open] };
+    else if (node.command) item.command = node.command;
     return item;
   }
 }
