@@ -107,6 +107,16 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     assert.equal(textOf(await call('search_workspace', { pattern: 'zebra-quartz' })), wrapped('zebra-quartz', '1 matching line in 1 file for "zebra-quartz" (1 shown, at most 5 per file)\ndocs/fresh-note.md:3: zebra-quartz marker'));
   });
 
+  it('search_workspace without a glob ranks an identifier\'s matches: .java, then .md, then the log; at most 5 per file with its total', async () => {
+    const r = textOf(await call('search_workspace', { pattern: 'paymentMethod' }));
+    const lines = r.split('\n').slice(1, -1);
+    assert.equal(lines[0], '329 matching lines in 9 files for "paymentMethod" (36 shown, at most 5 per file; code and documents first, logs last)');
+    const files = [...new Set(lines.slice(1).filter((l) => !l.startsWith('[cut:')).map((l) => l.split(':')[0]))];
+    assert.deepEqual(files.map((f) => path.extname(f)), ['.java', '.java', '.java', '.java', '.md', '.md', '.md', '.md', '.log']);
+    assert.ok(lines.includes('src/main/java/com/acme/payments/api/PaymentRequest.java: 4 more matching lines (9 in all)'));
+    assert.equal(lines.filter((l) => l.startsWith('application.log:')).length <= 5, true);
+  });
+
   it('inspect_offloaded counts and greps a workspace file with context, and refuses a path outside the workspace', async () => {
     const r = await call('inspect_offloaded', { path: 'application.log', count: true, grep: 'corr=2c81d0f4', context: 0 });
     assert.equal(r.isError, false);
