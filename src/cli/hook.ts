@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { contextText, statusLine } from '../core/agents/context-text';
 import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/agents/hook-event';
 import { reinjection } from '../core/agents/reinject';
+import { clientLimit, detectClient } from '../core/agents/hook-size';
+import { workspaceRootFrom } from './workspace-root';
 import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { redactOutput } from '../core/redact/output';
@@ -18,7 +20,7 @@ import { counterFor } from '../core/tokens';
  * workspace included, exits 0 with a one-line warning on stderr and nothing on stdout: the agent is never blocked.
  */
 
-export const HOOK_USAGE = `ctxctl hook claude-code [--workspace DIR] [--max-tokens N] [--on-prompt none|status|context]
+export const HOOK_USAGE = `ctxctl hook claude-code [--workspace DIR] [--client claude-code|codex] [--max-tokens N] [--on-prompt none|status|context]
                  (reads the hook event JSON on stdin; used by Claude Code and Codex CLI)`;
 
 export interface HookIo {
@@ -36,14 +38,14 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
     io.stderr(`ctxctl hook: ${message}\n`);
     return 0;
   };
-  let values: { workspace?: string; 'max-tokens'?: string; 'on-prompt'?: string; help?: boolean };
+  let values: { workspace?: string; client?: string; 'max-tokens'?: string; 'on-prompt'?: string; help?: boolean };
   let agent: string | undefined;
   try {
     const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { workspace: { type: 'string' }, 'max-tokens': { type: 'string' }, 'on-prompt': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { workspace: { type: 'string' }, client: { type: 'string' }, 'max-tokens': { type: 'string' }, 'on-prompt': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
     values = parsed.values;
     agent = parsed.positionals[0];
@@ -72,13 +74,18 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   const { event } = parsed;
   if (event.name === 'other') return 0;
   if (event.name === 'UserPromptSubmit' && onPrompt === 'none') return 0;
-  const where = hookWorkspace(values.workspace, io.env ?? process.env, event);
+  const client = detectClient(values.client, agent, event.transcriptPath);
+  if (typeof client === 'object') return warn(client.error);
+  const env = io.env ?? process.env;
+  const where = hookWorkspace(values.workspace, env, event);
   if (!where) return warn('no workspace: pass --workspace, or run under Claude Code (CLAUDE_PROJECT_DIR) or give "cwd" in the event; nothing added');
-  const root = path.resolve(where);
+  // The event's cwd is the client's folder, maybe a subfolder: the root is the repository top above it.
+  const explicit = values.workspace !== undefined || !!env.CLAUDE_PROJECT_DIR;
+  const root = explicit ? path.resolve(where) : workspaceRootFrom(where, env.HOME || undefined).root;
   try {
     if (event.name === 'SessionStart') {
       const snapshot = loadSnapshot({ root, task: '', cwd: root });
-      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens });
+      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client) });
       io.stdout(additionalContextOutput('SessionStart', redactOutput(result.text)) + '\n');
       return 0;
     }

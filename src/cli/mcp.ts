@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
+import { workspaceRootFrom } from './workspace-root';
+import { skippedPinEntries } from '../core/sources/pin-entries';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
 import { InputError } from '../core/errors';
 import { redactingWriter, redactOutput, redactOutputValue } from '../core/redact/output';
@@ -18,7 +20,7 @@ import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
  * stdio with the official SDK. stdout carries protocol messages only; every log line goes to stderr.
  */
 
-export const MCP_USAGE = 'ctxctl mcp [--workspace DIR]   (an MCP server over stdio; DIR defaults to the current folder)';
+export const MCP_USAGE = 'ctxctl mcp [--workspace DIR]   (an MCP server over stdio; DIR defaults to the repository top above the current folder: .git, .context or AGENTS.md)';
 
 export interface McpIo {
   stderr: (s: string) => void;
@@ -149,7 +151,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
       const snapshot = readWorkspace(root);
       const { blocks, unreadable } = durableBlocks(snapshot);
       const pins = blocks.filter((b) => b.kind === 'pinned').map(wrapVerbatim);
-      const missing = unreadable.map((u) => `[not readable: ${u.source}: ${u.reason}]`);
+      const missing = [...skippedPinEntries(snapshot.warnings).map((m) => `[.context/pins.json: ${m}]`), ...unreadable.map((u) => `[not readable: ${u.source}: ${u.reason}]`)];
       const body = [...pins, ...missing].join('\n\n') || 'No pinned blocks (.context/pins.json is absent or empty).';
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: redactOutput(body) }] };
     },
@@ -232,7 +234,8 @@ export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
     io.stderr(`Usage:\n  ${MCP_USAGE}\n`);
     return 0;
   }
-  const root = path.resolve(values.workspace ?? process.cwd());
+  // Without --workspace: the repository top above the client's folder (a client started in docs/ serves the project).
+  const root = values.workspace !== undefined ? path.resolve(values.workspace) : workspaceRootFrom(process.cwd()).root;
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', values.workspace ?? root);
   const server = createServer(root, io.stderr);
   const transport = new BoundedStdioTransport(io.input ?? process.stdin, io.output ?? process.stdout, io.stderr);

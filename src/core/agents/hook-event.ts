@@ -5,9 +5,9 @@
  */
 
 export type HookEvent =
-  | { name: 'SessionStart'; source: string; cwd?: string }
-  | { name: 'UserPromptSubmit'; prompt: string; cwd?: string }
-  | { name: 'other'; event: string; cwd?: string };
+  | { name: 'SessionStart'; source: string; cwd?: string; transcriptPath?: string }
+  | { name: 'UserPromptSubmit'; prompt: string; cwd?: string; transcriptPath?: string }
+  | { name: 'other'; event: string; cwd?: string; transcriptPath?: string };
 
 export const SESSION_START_SOURCES = ['startup', 'resume', 'clear', 'compact'];
 
@@ -23,15 +23,17 @@ export function parseHookEvent(input: string): { event: HookEvent } | { error: s
   const name = o.hook_event_name;
   if (typeof name !== 'string' || name === '') return { error: 'the hook event has no "hook_event_name"' };
   const cwd = typeof o.cwd === 'string' && o.cwd !== '' ? o.cwd : undefined;
+  const transcriptPath = typeof o.transcript_path === 'string' && o.transcript_path !== '' ? o.transcript_path : undefined;
+  const extra = transcriptPath ? { cwd, transcriptPath } : { cwd };
   if (name === 'SessionStart') {
     const source = typeof o.source === 'string' && o.source !== '' ? o.source : 'startup';
-    return { event: { name, source, cwd } };
+    return { event: { name, source, ...extra } };
   }
   if (name === 'UserPromptSubmit') {
     if (typeof o.prompt !== 'string') return { error: 'the UserPromptSubmit event has no "prompt" string' };
-    return { event: { name, prompt: o.prompt, cwd } };
+    return { event: { name, prompt: o.prompt, ...extra } };
   }
-  return { event: { name: 'other', event: name, cwd } };
+  return { event: { name: 'other', event: name, ...extra } };
 }
 
 /** The workspace: `--workspace`, else CLAUDE_PROJECT_DIR, else the event's cwd. */

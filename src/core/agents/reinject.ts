@@ -6,6 +6,9 @@ import type { Snapshot } from '../sources/snapshot';
 import { num } from '../report/trace';
 import type { Tokenizer } from '../tokens';
 import type { Block } from '../types';
+import { PINS_FILE } from '../sources/pins';
+import { skippedPinEntries } from '../sources/pin-entries';
+import type { ClientLimit } from './hook-size';
 
 /**
  * What an agent's SessionStart hook re-injects after a start, a resume or a compaction: the durable blocks of the
@@ -61,40 +64,78 @@ export function reinjectBudget(snapshot: Snapshot, maxTokens?: number): number {
   return maxTokens ?? maxInput(snapshot.policy);
 }
 
-export function reinjection(snapshot: Snapshot, tokenizer: Tokenizer, options: { source: string; maxTokens?: number }): Reinjection {
+export interface ReinjectOptions {
+  source: string;
+  maxTokens?: number;
+  /** What the client keeps of a hook's context (hook-size.ts); absent: tokens only. */
+  client?: ClientLimit;
+}
+
+/**
+ * Blocks in priority order (the rules, then the pins in order), each whole or not at all: a block that does not fit
+ * the token budget or the client's characters is left out and named, with its tokens and "open it with
+ * read_document". The note says "verbatim" of what was sent, which is always whole.
+ */
+export function reinjection(snapshot: Snapshot, tokenizer: Tokenizer, options: ReinjectOptions): Reinjection {
   const budget = reinjectBudget(snapshot, options.maxTokens);
   const { blocks, unreadable } = durableBlocks(snapshot);
+  const skipped = skippedPinEntries(snapshot.warnings).map((message) => ({ kind: 'pinned' as const, source: PINS_FILE, tokens: 0, reason: message }));
+  const candidates = blocks.map((block) => {
+    const text = wrapVerbatim(block);
+    return { block, text, tokens: tokenizer.count(text) };
+  });
+  const fixed: Reinjection['omitted'] = [...skipped, ...unreadable.map((u) => ({ kind: 'pinned' as const, source: u.source, tokens: 0, reason: u.reason }))];
+  const maxChars = options.client?.maxChars ?? Infinity;
+  // The note's length depends on what is left out, so the fill is redone with a larger reserve until the whole fits.
+  for (let reserve = NOTE_RESERVE_CHARS; ; reserve += NOTE_RESERVE_CHARS) {
+    const r = fillOnce(candidates, fixed, budget, maxChars - reserve, options);
+    if (r.text.length <= maxChars || r.included.length === 0) return { ...r, tokens: tokenizer.count(r.text) };
+  }
+}
+
+/** Room kept for the note line, in characters, on the first try. */
+const NOTE_RESERVE_CHARS = 400;
+
+function fillOnce(candidates: { block: Block; text: string; tokens: number }[], fixed: Reinjection['omitted'], budget: number, roomChars: number, options: ReinjectOptions): Omit<Reinjection, 'tokens'> {
   const included: DurableItem[] = [];
-  const omitted: Reinjection['omitted'] = unreadable.map((u) => ({ kind: 'pinned' as const, source: u.source, tokens: 0, reason: u.reason }));
+  const omitted: Reinjection['omitted'] = [];
   const parts: string[] = [];
   let used = 0;
-  for (const block of blocks) {
-    const text = wrapVerbatim(block);
-    const tokens = tokenizer.count(text);
+  let chars = 0;
+  for (const { block, text, tokens } of candidates) {
     const item = { kind: block.kind as DurableItem['kind'], source: block.source, tokens };
     if (used + tokens + NOTE_RESERVE > budget) {
-      omitted.push({ ...item, reason: `${num(tokens)} tokens do not fit in the ${num(budget)}-token budget` });
+      omitted.push({ ...item, reason: `${num(tokens)} tokens; do not fit in the ${num(budget)}-token budget; open it with read_document` });
+      continue;
+    }
+    if (chars + text.length + 2 > roomChars) {
+      const client = options.client as ClientLimit;
+      omitted.push({ ...item, reason: `${num(tokens)} tokens; ${client.label} keeps ${num(client.limitChars)} characters of a hook; open it with read_document` });
       continue;
     }
     used += tokens;
+    chars += text.length + 2;
     included.push(item);
     parts.push(text);
   }
-  const note = noteLine(options.source, included, omitted, used, budget);
-  const text = [note, ...parts].join('\n\n');
-  return { text, note, included, omitted, tokens: tokenizer.count(text), budget };
+  const all = [...fixed, ...omitted];
+  const note = noteLine(options.source, included, all, used, budget, options.client);
+  return { text: [note, ...parts].join('\n\n'), note, included, omitted: all, budget };
 }
 
-function noteLine(source: string, included: DurableItem[], omitted: Reinjection['omitted'], used: number, budget: number): string {
+function noteLine(source: string, included: DurableItem[], omitted: Reinjection['omitted'], used: number, budget: number, client?: ClientLimit): string {
   const rules = included.filter((i) => i.kind === 'agents_md').map((i) => i.source);
   const pins = included.filter((i) => i.kind === 'pinned');
   const what = [
     rules.length ? `the rules of ${rules.join(', ')}` : '',
     pins.length ? `${pins.length} pinned block${pins.length === 1 ? '' : 's'}` : '',
   ].filter(Boolean);
+  const size = client ? `${num(used)} tokens, budget ${num(budget)}; at most ${num(client.maxChars)} characters for ${client.label}` : `${num(used)} tokens, budget ${num(budget)}`;
   const head = what.length
-    ? `[Context Control] Re-injected on ${source}, verbatim: ${what.join(' and ')} (${num(used)} tokens, budget ${num(budget)}). They still apply.`
-    : `[Context Control] Nothing to re-inject on ${source}: no AGENTS.md rules and no pinned blocks.`;
-  const left = omitted.map((o) => `${o.source} (${o.reason})`);
+    ? `[Context Control] Re-injected on ${source}, verbatim: ${what.join(' and ')} (${size}). They still apply.`
+    : omitted.length
+      ? `[Context Control] Nothing re-injected on ${source}.`
+      : `[Context Control] Nothing to re-inject on ${source}: no AGENTS.md rules and no pinned blocks.`;
+  const left = omitted.map((o) => (o.source === PINS_FILE ? `${o.source}: ${o.reason}` : `${o.source} (${o.reason})`));
   return left.length ? `${head} Not re-injected: ${left.join('; ')}.` : head;
 }

@@ -2,19 +2,21 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { assemble } from '../chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../errors';
-import { openOffloadStore } from '../offload/store';
 import { withMaxInput } from '../policy';
 import type { Manifest } from '../report/manifest';
-import { admitToolResults } from '../send/results';
-import { inspectOffloaded, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
+import { inspectOffloaded, queryPattern, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
 import { workspaceSummaries } from '../session/summary-store';
 import { resolveInWorkspace } from '../sources/guard';
-import { displayPath, loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
+import { loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
 import { taskFile } from '../sources/task-file';
 import { counterFor, type Tokenizer } from '../tokens';
 import { redactOutput } from '../redact/output';
 import { contextText } from './context-text';
 import { wrapToolAnswer } from './tool-answer';
+import { cutAnswer } from './read-only-answer';
+import { rankSearch, searchHead, SEARCH_PER_FILE, type FileMatches } from './search-rank';
+import { fileLines } from '../sources/scan';
+import { redactLines } from '../sources/secrets';
 
 /**
  * The four tools an agent gets through MCP, over one workspace. Each call reads the workspace afresh (policy, pins,
@@ -93,15 +95,16 @@ function toolSnapshot(root: string): Snapshot {
   return loadSnapshot({ root, task: '', cwd: root });
 }
 
-/** A tool outcome through the loop's gate: over the cap trimmed (full text stored), over the threshold offloaded. */
-function admit(snapshot: Snapshot, name: string, args: unknown, outcome: ToolOutcome): ToolAnswer {
-  const { policy, root } = snapshot;
-  const store = openOffloadStore(path.resolve(root, policy.offload.dir), { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb });
-  const call = { id: `mcp-${name}`, name, arguments: JSON.stringify(args) };
-  const [admitted] = admitToolResults([{ call, outcome }], { policy, tokenizer: tokenizer(), store, display: (abs) => displayPath(root, abs) }).value;
-  if (!outcome.ok) return refuse(admitted.text);
-  const offloaded = admitted.offloaded ? { path: admitted.offloaded, tokens: admitted.originalTokens } : undefined;
-  return { text: wrapToolAnswer(policy, outcome.source, admitted.text, offloaded), isError: false };
+/**
+ * A tool outcome as a read-only answer: over the tool-results cap it is cut with a notice (read-only-answer.ts);
+ * nothing is written, no offload file either (the tools are annotated read-only).
+ */
+function admit(snapshot: Snapshot, name: string, _args: unknown, outcome: ToolOutcome): ToolAnswer {
+  const { policy } = snapshot;
+  const redacted = redactOutput(outcome.text);
+  if (!outcome.ok) return refuse(redacted);
+  const cut = cutAnswer(redacted, policy.zones.tool_results.max_tokens, tokenizer(), name);
+  return { text: wrapToolAnswer(policy, outcome.source, cut.text), isError: false };
 }
 
 function context(snapshot: Snapshot): ToolContext {
@@ -121,13 +124,30 @@ export function searchWorkspaceTool(root: string, args: { pattern: string; glob?
     if (args.pattern === '') return refuse('search_workspace: pattern must not be empty');
     const full = toolSnapshot(root);
     const match = args.glob ? picomatch(args.glob, { dot: true }) : undefined;
-    const snapshot = match ? { ...full, files: full.files.filter((f) => match(f.path)) } : full;
-    const call = { id: 'mcp-search_workspace', name: 'search_workspace', arguments: JSON.stringify({ query: args.pattern }) };
-    const outcome = runTool(call, context(snapshot));
-    const scoped = args.glob ? { ...outcome, text: `files matching ${args.glob}: ${outcome.text}` } : outcome;
-    return admit(full, 'search_workspace', args, scoped);
+    const searched = full.files.filter((f) => !f.path.startsWith('.context/') && (!match || match(f.path)));
+    const re = queryPattern(args.pattern);
+    const found: FileMatches[] = searched.map((file) => {
+      const first: FileMatches['first'] = [];
+      let total = 0;
+      let n = 0;
+      for (const line of redactLines(() => fileLines(path.join(root, file.path)))()) {
+        n++;
+        if (!re.test(line)) continue;
+        total++;
+        if (first.length < SEARCH_PER_FILE) first.push({ line: n, text: line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line });
+      }
+      return { path: file.path, total, first };
+    });
+    const isLog = picomatch(full.policy.tool_output.globs, { dot: true });
+    const ranked = rankSearch(found, args.pattern, { isLog });
+    const text = [searchHead(ranked, args.pattern, searched.length), ...ranked.lines].join('\n');
+    const scoped = args.glob ? `files matching ${args.glob}: ${text}` : text;
+    return admit(full, 'search_workspace', args, { text: scoped, ok: true, source: `search:"${args.pattern}"` });
   });
 }
+
+/** A matching line is shown up to this many characters, as in the tool loop. */
+const LINE_CHARS = 240;
 
 /** The operations asked for, in the CLI's order (count, shape, head, grep); none asked: the head. */
 export function inspectTool(root: string, args: InspectArgs): ToolAnswer {

@@ -4,6 +4,7 @@ import { InputError } from '../errors';
 import type { Warning } from '../types';
 import { checkInputFile, fsReason } from './scan';
 import { resolveInWorkspace } from './guard';
+import { skippedPinWarning, validEntries } from './pin-entries';
 
 /** One pinned block as `.context/pins.json` stores it (the editor mirrors its pins there; ctxctl reads them). */
 export interface StoredPin {
@@ -21,8 +22,9 @@ export interface StoredPin {
 export const PINS_FILE = '.context/pins.json';
 
 /**
- * Read and validate `.context/pins.json`. Bad input is one InputError naming the file and the entry; a pins file
- * that is a FIFO or a device is never opened (it would block): it is skipped with a warning.
+ * Read and validate `.context/pins.json`. A file that is not JSON or not a list is one InputError naming the file;
+ * a malformed entry is skipped on its own with a warning naming it (index, why), so the good pins still go
+ * (pin-entries.ts). A pins file that is a FIFO or a device is never opened (it would block): skipped with a warning.
  */
 export function readPinsFile(root: string): { pins: StoredPin[]; warnings: Warning[] } {
   const file = path.join(root, PINS_FILE);
@@ -36,10 +38,12 @@ export function readPinsFile(root: string): { pins: StoredPin[]; warnings: Warni
     throw new InputError(`cannot read pins file: ${fsReason(e)}`, PINS_FILE);
   }
   if (!Array.isArray(raw)) throw new InputError('pins file must hold a JSON list', PINS_FILE);
-  return { pins: raw.map((entry, i) => validPin(entry, i)), warnings: [] };
+  const { pins, skipped } = validEntries(raw, validPin);
+  return { pins, warnings: skipped.map(skippedPinWarning) };
 }
 
-function validPin(entry: unknown, i: number): StoredPin {
+/** A pins.json entry or the reason it is skipped; exported for the per-entry split (pin-entries.ts). */
+export function validPin(entry: unknown, i: number): StoredPin {
   const where = `pin ${i + 1}`;
   const bad = (what: string) => new InputError(`${where}: ${what}`, PINS_FILE);
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw bad(`expected an object {"source", "text"}, got ${entry === null ? 'null' : Array.isArray(entry) ? 'a list' : JSON.stringify(entry)}`);

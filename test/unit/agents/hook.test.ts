@@ -49,7 +49,7 @@ describe('ctxctl hook claude-code', () => {
       assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
       const context: string = out.hookSpecificOutput.additionalContext;
       const [note] = context.split('\n');
-      assert.match(note, new RegExp(`^\\[Context Control\\] Re-injected on ${source}, verbatim: the rules of AGENTS\\.md and 2 pinned blocks \\([\\d\u202f]+ tokens, budget 11\u202f000\\)\\. They still apply\\.$`));
+      assert.match(note, new RegExp(`^\\[Context Control\\] Re-injected on ${source}, verbatim: the rules of AGENTS\\.md and 2 pinned blocks \\([\\d\u202f]+ tokens, budget 11\u202f000; at most 9\u202f500 characters for Claude Code\\)\\. They still apply\\.$`));
       assert.ok(context.includes(`<rules source="AGENTS.md">\n${AGENTS_TEXT}\n</rules>`), 'the AGENTS.md rules, verbatim');
       assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`), 'pin 1, verbatim');
       assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`), 'pin 2, verbatim (& and <> unescaped)');
@@ -74,9 +74,65 @@ describe('ctxctl hook claude-code', () => {
     const r = hook(event('session-start-compact', root), ['--max-tokens', '700']);
     const context: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
     const note = context.split('\n')[0];
-    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d\u202f]+ tokens, budget 700\)\. They still apply\. Not re-injected: docs\/runbook\.md#L3-L3 \(\d+ tokens do not fit in the 700-token budget\)\.$/);
+    assert.match(note, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block \([\d\u202f]+ tokens, budget 700; at most 9\u202f500 characters for Claude Code\)\. They still apply\. Not re-injected: docs\/runbook\.md#L3-L3 \(\d+ tokens; do not fit in the 700-token budget; open it with read_document\)\.$/);
     assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`));
     assert.ok(!context.includes(PIN_NOTE.text), 'the pin that does not fit is named, not cut');
+  });
+
+  // Issue 28, item 1: Claude Code keeps 10 000 characters of a hook's context; above that the pins were lost.
+  const BIG_NOTE = Array.from({ length: 400 }, (_, i) => `Line ${String(i + 1).padStart(3, '0')}: the nightly settlement batch reconciles card captures.`).join('\n') + '\n';
+  const BIG_PIN = { id: 'big', source: 'docs/big-note.md', text: '', label: 'big note' };
+
+  it('a 26 KB whole-file pin is left out and named; the rules and the other pins go whole, under 9 500 characters', () => {
+    assert.equal(BIG_NOTE.length, 26_000);
+    const root = workspace([PIN_RULE, BIG_PIN, PIN_NOTE]);
+    fs.writeFileSync(path.join(root, 'docs', 'big-note.md'), BIG_NOTE);
+    const context: string = JSON.parse(hook(event('session-start-compact', root)).stdout).hookSpecificOutput.additionalContext;
+    const note = context.split('\n')[0];
+    assert.equal(
+      note,
+      '[Context Control] Re-injected on compact, verbatim: the rules of AGENTS.md and 2 pinned blocks (559 tokens, budget 11\u202f000; at most 9\u202f500 characters for Claude Code). They still apply. ' +
+        'Not re-injected: docs/big-note.md (5\u202f219 tokens; Claude Code keeps 10\u202f000 characters of a hook; open it with read_document).',
+    );
+    assert.equal(context.length, 2_555, 'the note, the rules and two pins: 2 555 characters');
+    assert.ok(context.length <= 9_500);
+    assert.ok(context.includes(`<rules source="AGENTS.md">\n${AGENTS_TEXT}\n</rules>`));
+    assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`));
+    assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`), 'the pin after the big one still goes');
+    assert.ok(!context.includes('Line 001: the nightly'), 'the big pin is named, never cut');
+  });
+
+  it('--client codex sizes for Codex and says so; a bad --client is a warning', () => {
+    const root = workspace([PIN_RULE, BIG_PIN]);
+    fs.writeFileSync(path.join(root, 'docs', 'big-note.md'), BIG_NOTE);
+    const note = (JSON.parse(hook(event('session-start-compact', root), ['--client', 'codex']).stdout).hookSpecificOutput.additionalContext as string).split('\n')[0];
+    assert.match(note, /at most 9\u202f500 characters for Codex\)\. They still apply\. Not re-injected: docs\/big-note\.md \([\d\u202f]+ tokens; Codex keeps 10\u202f000 characters of a hook; open it with read_document\)\.$/);
+    const codexEvent = event('session-start-compact', root).replace('/home/dev/.claude/projects/-work-payment-service/', '/home/dev/.codex/sessions/');
+    assert.match(JSON.parse(hook(codexEvent).stdout).hookSpecificOutput.additionalContext, /characters for Codex\)/, 'detected from the transcript path');
+    assert.deepEqual(hook(event('session-start-compact', root), ['--client', 'cursor']), { code: 0, stdout: '', stderr: 'ctxctl hook: --client must be one of claude-code, codex, got "cursor"\n' });
+  });
+
+  it('started in a subfolder (the event cwd is docs/), the hook finds the repository top and its AGENTS.md and pins', () => {
+    const root = workspace([PIN_NOTE]);
+    const context: string = JSON.parse(hook(event('session-start-compact', path.join(root, 'docs'))).stdout).hookSpecificOutput.additionalContext;
+    assert.match(context, /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 1 pinned block /);
+    assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`));
+  });
+
+  // Issue 28, item 8: one malformed entry dropped everything, the rules too.
+  it('one malformed entry in pins.json is skipped and named; the rules and the good pins still go', () => {
+    const root = workspace();
+    fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify([PIN_RULE, { id: 'bad', source: 'docs/runbook.md' }, PIN_NOTE]));
+    const r = hook(event('session-start-compact', root));
+    assert.equal(r.stderr, '');
+    const context: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
+    assert.match(
+      context.split('\n')[0],
+      /^\[Context Control\] Re-injected on compact, verbatim: the rules of AGENTS\.md and 2 pinned blocks \([\d\u202f]+ tokens, budget 11\u202f000; at most 9\u202f500 characters for Claude Code\)\. They still apply\. Not re-injected: \.context\/pins\.json: pin 2 skipped: "text" must be a string \("" for a whole-file pin, read from the file\)\.$/,
+    );
+    assert.ok(context.includes(`<rules source="AGENTS.md">\n${AGENTS_TEXT}\n</rules>`));
+    assert.ok(context.includes(`<pinned source="AGENTS.md#L28-L28" label="compat">\n${PIN_RULE.text}\n</pinned>`));
+    assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`));
   });
 
   it('UserPromptSubmit: nothing by default; a one-line status or the budgeted context with --on-prompt', () => {

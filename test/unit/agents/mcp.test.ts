@@ -102,9 +102,19 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
   it('search_workspace finds matches, limited to a glob, and sees an edit made after the server started', async () => {
     const r = textOf(await call('search_workspace', { pattern: 'paymentMethod is required', glob: 'src/**' }));
     const wrapped = (query: string, body: string) => `<tool-output source="search:&quot;${query}&quot;" trust="tool-output">\n${body}\n</tool-output>`;
-    assert.equal(r, wrapped('paymentMethod is required', 'files matching src/**: 1 matching line in 1 file for "paymentMethod is required"\nsrc/main/java/com/acme/payments/api/PaymentRequest.java:45:   @NotNull(message = "paymentMethod is required")'));
+    assert.equal(r, wrapped('paymentMethod is required', 'files matching src/**: 1 matching line in 1 file for "paymentMethod is required" (1 shown, at most 5 per file)\nsrc/main/java/com/acme/payments/api/PaymentRequest.java:45:   @NotNull(message = "paymentMethod is required")'));
     fs.writeFileSync(path.join(root, 'docs', 'fresh-note.md'), '# Fresh\n\nzebra-quartz marker\n');
-    assert.equal(textOf(await call('search_workspace', { pattern: 'zebra-quartz' })), wrapped('zebra-quartz', '1 matching line in 1 file for "zebra-quartz"\ndocs/fresh-note.md:3: zebra-quartz marker'));
+    assert.equal(textOf(await call('search_workspace', { pattern: 'zebra-quartz' })), wrapped('zebra-quartz', '1 matching line in 1 file for "zebra-quartz" (1 shown, at most 5 per file)\ndocs/fresh-note.md:3: zebra-quartz marker'));
+  });
+
+  it('search_workspace without a glob ranks an identifier\'s matches: .java, then .md, then the log; at most 5 per file with its total', async () => {
+    const r = textOf(await call('search_workspace', { pattern: 'paymentMethod' }));
+    const lines = r.split('\n').slice(1, -1);
+    assert.equal(lines[0], '329 matching lines in 9 files for "paymentMethod" (36 shown, at most 5 per file; code and documents first, logs last)');
+    const files = [...new Set(lines.slice(1).filter((l) => !l.startsWith('[cut:')).map((l) => l.split(':')[0]))];
+    assert.deepEqual(files.map((f) => path.extname(f)), ['.java', '.java', '.java', '.java', '.md', '.md', '.md', '.md', '.log']);
+    assert.ok(lines.includes('src/main/java/com/acme/payments/api/PaymentRequest.java: 4 more matching lines (9 in all)'));
+    assert.equal(lines.filter((l) => l.startsWith('application.log:')).length <= 5, true);
   });
 
   it('inspect_offloaded counts and greps a workspace file with context, and refuses a path outside the workspace', async () => {
@@ -121,15 +131,17 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     assert.equal(textOf(refused), 'inspect_offloaded: /etc/passwd: outside the workspace and the offload store: not inspectable');
   });
 
-  it('a result over the tool-results cap is trimmed as in the tool loop, its full text stored where inspect_offloaded reads it', async () => {
+  it('a result over the tool-results cap is cut with a notice, and nothing is written (the tools are read-only)', async () => {
+    const offload = path.join(root, '.context', 'offload');
+    fs.rmSync(offload, { recursive: true, force: true });
     const text = textOf(await call('inspect_offloaded', { path: 'application.log', grep: 'paymentMethod is required' }));
-    const m = /\n\[trimmed: (\d+) of (\d+) lines kept; the full result is at (\.context\/offload\/inspect_offloaded-[^ ]+\.txt) \(inspect_offloaded reads it\)\]\n<\/tool-output>$/.exec(text);
+    const m = /\n\[cut: (\d+) of (\d+) lines kept \(([\d\u202f]+) tokens in all, cap 1\u202f500\); nothing was stored\. Narrow the call: "grep" with a narrower pattern, or "head" with fewer lines\]\n<\/tool-output>$/.exec(text);
     assert.ok(m, text.slice(-300));
     assert.ok(Number(m[1]) < Number(m[2]));
-    const stored = fs.readFileSync(path.join(root, m[3]), 'utf8');
-    assert.ok(stored.startsWith('application.log (grep):\n'));
-    const back = textOf(await call('inspect_offloaded', { path: m[3], count: true }));
-    assert.equal(back.split('\n')[1], `${m[3]} (count):`);
+    assert.equal(fs.existsSync(offload), false, 'no offload file, no offload folder');
+    await call('search_workspace', { pattern: 'e' });
+    await call('read_document', { path: 'docs/architecture.md' });
+    assert.equal(fs.existsSync(offload), false, 'search_workspace and read_document write nothing either');
   });
 
   it('answers malformed calls with errors and keeps serving', async () => {
@@ -156,8 +168,30 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify([pin]));
     const pinned = await resource('context://pinned');
     assert.equal(pinned, `<pinned source="AGENTS.md#L28-L28" label="diff rule">\n${pin.text}\n</pinned>`);
+    fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify([pin, { id: 'bad', source: 'docs/x.md', text: 5 }]));
+    assert.equal(await resource('context://pinned'), `<pinned source="AGENTS.md#L28-L28" label="diff rule">\n${pin.text}\n</pinned>\n\n[.context/pins.json: pin 2 skipped: "text" must be a string ("" for a whole-file pin, read from the file)]`, 'one bad entry is named, the good pin still served');
     const policy = JSON.parse(await resource('context://policy'));
     assert.deepEqual(policy.envelope, { window: 14000, output_reserve: 2000, margin: 1000 });
     assert.equal(policy.origin, '.context/policy.yaml');
+  });
+});
+
+describe('ctxctl mcp without --workspace', () => {
+  it('started in docs/, serves the repository top (found by .context and AGENTS.md), with its rules', async () => {
+    const root = fs.realpathSync(copyExample());
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: path.join(root, 'docs'), env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() }, stderr: 'pipe' });
+    let err = '';
+    transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const c = new Client({ name: 'test', version: '0' });
+    await c.connect(transport);
+    try {
+      const r = (await c.callTool({ name: 'read_document', arguments: { path: 'docs/architecture.md' } })) as TextResult;
+      assert.equal(r.isError, false, r.content[0].text);
+      assert.match(r.content[0].text, /^<tool-output source="docs\/architecture\.md"/);
+      assert.ok(err.includes(`ctxctl mcp: serving ${root} over stdio`), err);
+    } finally {
+      await c.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -172,7 +172,9 @@ describe('red team: outputs (issue 24: unquoted secrets, look-alike closers)', (
     onlyItsWrapper(r.text);
     assert.deepEqual(leaks(r.text), []);
     assert.ok(r.text.includes('app.log:4: 2026-11-12T09:00:03Z DEBUG exec: mysql --password [REDACTED:command-line-secret] -h db'), r.text);
-    assert.ok(r.text.includes('app.log:17: E/ActivityManager: Bad activity token: android.os.BinderProxy@2bd79ce'), r.text);
+    assert.match(r.text, /\napp\.log: \d+ more matching lines \(\d+ in all\)\n/, 'at most 5 lines per file, the rest counted');
+    const one = await call('search_workspace', { pattern: 'Bad activity token' });
+    assert.ok(one.text.includes('app.log:17: E/ActivityManager: Bad activity token: android.os.BinderProxy@2bd79ce'), one.text);
   });
 
   it('MCP search_workspace matching the closers: they come back neutralised inside one wrapper', async () => {

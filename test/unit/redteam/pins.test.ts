@@ -8,14 +8,29 @@ import { ctl, fifo, fingerprint, previewJson, spawnCli, warningLines, workspace 
 const pinsWorkspace = (pins: string, extra: Record<string, string> = {}) => workspace({ 'AGENTS.md': '# Rules\n', '.context/pins.json': pins, ...extra });
 
 describe('red team: pins', () => {
+  // One malformed entry never drops the others: each is skipped and named (its index and why); the rules and the
+  // good pins still go.
+  const badEntries: [string, string, string[]][] = [
+    ['a list of null, a number and a string', '[null, 5, "str"]', ['pin 1 skipped: expected an object {"source", "text"}, got null', 'pin 2 skipped: expected an object {"source", "text"}, got 5', 'pin 3 skipped: expected an object {"source", "text"}, got "str"']],
+    ['a number in second place', '[{"source": "a.md", "text": "x"}, 5]', ['pin 2 skipped: expected an object {"source", "text"}, got 5']],
+    ['a string entry', '["AGENTS.md"]', ['pin 1 skipped: expected an object {"source", "text"}, got "AGENTS.md"']],
+    ['a pin without source', '[{"id": "p", "text": "keep"}]', ['pin 1 skipped: "source" must be a workspace-relative path']],
+    ['a pin without text', '[{"id": "p", "source": "AGENTS.md"}]', ['pin 1 skipped: "text" must be a string ("" for a whole-file pin, read from the file)']],
+    ['a pin with startLine 0', '[{"source": "AGENTS.md", "text": "x", "startLine": 0}]', ['pin 1 skipped: "startLine" must be a line number (1 or more)']],
+    ['endLine before startLine', '[{"source": "AGENTS.md", "text": "x", "startLine": 5, "endLine": 2}]', ['pin 1 skipped: "endLine" needs a "startLine" at or before it']],
+  ];
+  for (const [what, text, messages] of badEntries) {
+    it(`pins.json holding ${what}: each bad entry skipped and named, the call completes`, async () => {
+      const root = pinsWorkspace(text);
+      const before = fingerprint(root);
+      const p = previewJson(await ctl(['preview', '--workspace', root, '--task', 'x', '--json']));
+      assert.deepEqual(warningLines(p).filter((w) => w.startsWith('.context/pins.json')), messages.map((m) => `.context/pins.json: ${m}`));
+      assert.ok(p.manifest.selected.some((b) => b.kind === 'agents_md'), 'the rules still go');
+      assert.deepEqual(fingerprint(root), before);
+    });
+  }
+
   const bad: [string, string, string][] = [
-    ['a list of null, a number and a string', '[null, 5, "str"]', 'pin 1: expected an object {"source", "text"}, got null'],
-    ['a number in second place', '[{"source": "a.md", "text": "x"}, 5]', 'pin 2: expected an object {"source", "text"}, got 5'],
-    ['a string entry', '["AGENTS.md"]', 'pin 1: expected an object {"source", "text"}, got "AGENTS.md"'],
-    ['a pin without source', '[{"id": "p", "text": "keep"}]', 'pin 1: "source" must be a workspace-relative path'],
-    ['a pin without text', '[{"id": "p", "source": "AGENTS.md"}]', 'pin 1: "text" must be a string ("" for a whole-file pin, read from the file)'],
-    ['a pin with startLine 0', '[{"source": "AGENTS.md", "text": "x", "startLine": 0}]', 'pin 1: "startLine" must be a line number (1 or more)'],
-    ['endLine before startLine', '[{"source": "AGENTS.md", "text": "x", "startLine": 5, "endLine": 2}]', 'pin 1: "endLine" needs a "startLine" at or before it'],
     ['an object instead of a list', '{"source": "AGENTS.md"}', 'pins file must hold a JSON list'],
     ['invalid JSON', '[{"source": ', 'invalid pins file: Unexpected end of JSON input'],
   ];
