@@ -82,6 +82,9 @@ export const MAX_TOKENS = 100_000_000;
 export const MAX_COUNT = 1_000_000_000;
 const int = (min = 0, max = MAX_COUNT): Spec => ({ t: 'int', min, max });
 const tokens = (min = 0): Spec => int(min, MAX_TOKENS);
+/** A size in bytes: files of several GiB are real logs (the bench reads a 1 GiB one); 1 TiB is past any of them. */
+export const MAX_BYTES = 2 ** 40;
+const bytes = (min = 0): Spec => int(min, MAX_BYTES);
 const str: Spec = { t: 'string' };
 const bool: Spec = { t: 'bool' };
 const obj = (keys: Record<string, Spec>): Spec => ({ t: 'object', keys });
@@ -95,7 +98,7 @@ const SCHEMA: Spec = obj({
   offload: obj({ per_result_tokens: tokens(1), aggregate_tokens: tokens(1), preview_chars: int(), preview_tokens: tokens(), dir: str, retention_days: int(), retention_mb: int() }),
   session: obj({ keep_recent_groups: int(), compaction_trigger_tokens: tokens(1), summary_format: { t: 'enum', values: ['structured'] } }),
   exclude: list(str),
-  max_file_bytes: int(1),
+  max_file_bytes: bytes(1),
   // No system_instructions key: the system role holds harness text only, never workspace content.
   tool_output: obj({ globs: list(str), formats: list(obj({ match: str, format: { t: 'enum', values: ['log', 'test', 'command', 'json'] } })) }),
   trim: obj({ log_window_lines: int(), max_stack_lines: int(), command_head_lines: int(), command_tail_lines: int(), max_line_chars: int(40), json_records: int(), evidence_floor: bool }),

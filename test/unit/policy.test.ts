@@ -16,6 +16,11 @@ describe('policy', () => {
     assert.deepEqual(p.relevance, { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 });
   });
 
+  it('max_file_bytes takes sizes of real logs (4 GiB) and stops at 1 TiB, at its line', () => {
+    assert.equal(parsePolicy('max_file_bytes: 4294967296\n', '.context/policy.yaml').max_file_bytes, 4294967296);
+    assert.throws(() => parsePolicy('max_file_bytes: 2199023255552\n', 'p.yaml'), /p\.yaml:1:\d+: max_file_bytes must be at most 1099511627776, got 2199023255552/);
+  });
+
   it('relevance thresholds are policy keys, whole numbers', () => {
     const p = parsePolicy('relevance: { load_threshold: 45, index_threshold: 20 }\n', '.context/policy.yaml');
     assert.deepEqual(p.relevance, { load_threshold: 45, index_threshold: 20, min_words: 2, recent_commits: 5 });
