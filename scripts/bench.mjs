@@ -149,6 +149,20 @@ for (const t of tokenizers) {
 }
 fs.rmSync(core, { force: true });
 
+// ---- 7. the gateway's added latency: 100 KB streaming calls, straight to a fake upstream and through it ---------
+log('gateway …');
+if (!fs.existsSync(path.join(root, 'out', 'test', 'unit', 'gateway', 'fake-upstream.js'))) node('tsc', `require('child_process').execFileSync(process.execPath, [${JSON.stringify(path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'))}, '-p', ${JSON.stringify(root)}], { stdio: 'inherit' }); globalThis.__out = 0;`);
+{
+  const gw = program(process.execPath, [path.join(root, 'scripts', 'bench', 'gateway.mjs'), '--json', '--calls', quick ? '20' : '50', '--rounds', quick ? '2' : '5']);
+  const got = JSON.parse(gw.stdout.trim().split('\n').at(-1));
+  const direct = got.rows[0];
+  for (const r of got.rows.slice(1).filter((x) => !x.label.includes('in-thread'))) {
+    const target = r.label === 'observe' ? '≤ +5 ms p50, ≤ +20 ms p99' : '≤ +30 ms p50';
+    row(`gateway ${r.label}: one ${got.kb} KB stream at a time, p50`, ms(r.seq50), { what: 'direct', ...ms(direct.seq50) }, { target, result: `added ${(r.seq50 - direct.seq50).toFixed(1)} ms p50, ${(r.seq99 - direct.seq99).toFixed(1)} ms p99 (load ${got.load.toFixed(1)})` });
+    row(`gateway ${r.label}: ${got.calls} streams at once, p50`, ms(r.p50), { what: 'direct', ...ms(direct.p50) }, { result: `added ${(r.p50 - direct.p50).toFixed(1)} ms p50, ${(r.p99 - direct.p99).toFixed(1)} ms p99; ${r.events} of ${direct.events} events; rss ${r.rssMb} MB` });
+  }
+}
+
 const summary = { machine: { cpus: os.cpus().length, node: process.version, rg: rg ? program(rg, ['--version']).stdout.split('\n')[0] : null }, rows };
 if (json) {
   process.stdout.write(JSON.stringify(summary, null, 2) + '\n');

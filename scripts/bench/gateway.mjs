@@ -1,7 +1,7 @@
 // Added latency of `ctxctl gateway` on 127.0.0.1: streaming calls with a ~100 KB body, one at a time (as one agent
 // calls) and N at once, straight to a fake upstream and through the gateway (its own process, dist/cli.js, observe
 // then control): p50/p99 of the time to the last byte, and the gateway's memory. Needs `npx tsc -p .` and the build.
-// Usage: node scripts/bench/gateway.mjs [--calls 50] [--rounds 5] [--kb 100]
+// Usage: node scripts/bench/gateway.mjs [--calls 50] [--rounds 5] [--kb 100] [--json]  (--json: the rows, for npm run bench)
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const { startFakeUpstream } = require(path.join(root, 'out', 'test', 'unit', 'gateway', 'fake-upstream.js'));
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '50' }, rounds: { type: 'string', default: '5' }, kb: { type: 'string', default: '100' } } });
+const { values } = parseArgs({ options: { calls: { type: 'string', default: '50' }, rounds: { type: 'string', default: '5' }, kb: { type: 'string', default: '100' }, json: { type: 'boolean', default: false } } });
 const CALLS = Number(values.calls);
 const ROUNDS = Number(values.rounds);
 
@@ -102,6 +102,10 @@ for (const [mode, inThread] of [['observe', false], ['control', false], ['observ
 await upstream.close();
 fs.rmSync(ws, { recursive: true, force: true });
 const base = rows[0];
+if (values.json) {
+  process.stdout.write(JSON.stringify({ kb: Number(values.kb), calls: CALLS, rounds: ROUNDS, load: os.loadavg()[0], rows }) + '\n');
+  process.exit(0);
+}
 console.log(`${values.kb} KB streaming calls on 127.0.0.1 (${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}): ${CALLS} one at a time, then ${CALLS} at once × ${ROUNDS} rounds; time to the last byte`);
 const f = (x) => x.toFixed(1).padStart(6);
 for (const r of rows) {
