@@ -60,14 +60,8 @@ export interface Change {
   tokens_after?: number;
 }
 
-export interface Plan {
-  api: Api;
-  model?: string;
-  stream: boolean;
-  conversation: string;
-  /** The bytes to send, when they differ from the received ones. */
-  body?: string;
-  view: WireView;
+/** What a plan says about the request it made: the changes, the pins and whether the prefix held (a call's record carries the same). */
+export interface PlanReport {
   changes: Change[];
   /** Notes on things seen but left alone (a preview outside the agent's folder, a body JSON cannot carry exactly). */
   notes: string[];
@@ -80,6 +74,16 @@ export interface Plan {
   prefix_diverged_at?: number | 'system';
   /** true when the gateway changed a prefix the agent kept: the sent prefix diverges earlier than the received one. */
   prefix_broken_by_gateway: boolean;
+}
+
+export interface Plan extends PlanReport {
+  api: Api;
+  model?: string;
+  stream: boolean;
+  conversation: string;
+  /** The bytes to send, when they differ from the received ones. */
+  body?: string;
+  view: WireView;
 }
 
 /** Codex's own head-and-tail cut of a long command output. */

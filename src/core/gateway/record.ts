@@ -1,6 +1,6 @@
 import { redactDeep } from '../redact/apply';
 import type { Tokenizer } from '../tokens';
-import type { Change, GatewayMode, Plan } from './plan';
+import type { GatewayMode, Plan, PlanReport } from './plan';
 import type { Usage } from './usage';
 import type { Api, Json } from './wire';
 
@@ -10,7 +10,8 @@ import type { Api, Json } from './wire';
  * present or added, whether the prefix held. Never a header: auth stays out of every record.
  */
 
-export interface CallRecord {
+/** One call through the gateway; the plan's report (changes, notes, pins, the prefix) as plan.ts defines it. */
+export interface CallRecord extends PlanReport {
   id: string;
   at: string;
   mode: GatewayMode;
@@ -26,14 +27,6 @@ export interface CallRecord {
   usage?: Usage;
   window?: number;
   tokens?: Tokens;
-  changes: Change[];
-  notes: string[];
-  pins: { present: string[]; added: string[] };
-  prefix_stable: boolean | null;
-  received_prefix_stable: boolean | null;
-  prefix_diverged_at?: number | 'system';
-  /** The gateway changed a prefix the agent kept (a bug to report: never expected). */
-  prefix_broken_by_gateway: boolean;
   /** An internal error the call was forwarded unchanged after (fail-open), or refused on (fail-closed). */
   error?: string;
   received: Json | string;
