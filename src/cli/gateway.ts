@@ -1,24 +1,22 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
+import { readAgentOutput } from './gateway-agents';
+import { answerHeaders, forwardHeaders, localHost, route, upstreamUrl } from './gateway-http';
 import { IdleQueue } from './gateway-queue';
 import { inlineRecorder, workerRecorder, type PlanData, type RecordJob } from './gateway-recorder';
-import { agentPathRefusal } from '../core/gateway/agent-preview';
 import { DecisionStore } from '../core/gateway/decisions';
 import { planOrOriginal, type DurableText, type GatewayMode, type Plan, type PlanContext } from '../core/gateway/plan';
-import { DEFAULT_KEEP_CALLS, ensureRecordsDir, listCalls, recordsDir } from '../core/gateway/records';
+import { DEFAULT_KEEP_CALLS, ensureRecordsDir, recordsDir } from '../core/gateway/records';
 import { SseUsage, usageOf, type Usage } from '../core/gateway/usage';
-import type { Api, Json } from '../core/gateway/wire';
+import type { Json } from '../core/gateway/wire';
 import { offloadLocation } from '../core/offload/location';
 import { openOffloadStore, type OffloadStore } from '../core/offload/store';
 import type { Policy } from '../core/policy';
-import { InputError } from '../core/errors';
 import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 import { counterFor, encodingForModel } from '../core/tokens';
 
@@ -29,9 +27,6 @@ import { counterFor, encodingForModel } from '../core/tokens';
  * error the original bytes go (fail-open) unless the policy says `gateway.fail_closed`. Streams pass through
  * chunk by chunk. Headers are forwarded, never written anywhere.
  */
-
-export const GATEWAY_USAGE = `ctxctl gateway [--workspace DIR] [--port 8787] [--mode control|observe] [--anthropic-upstream URL] [--openai-upstream URL] [--agent-dir DIR]...
-  ctxctl gateway calls [--workspace DIR] [--json]   (the recorded agent calls)`;
 
 export const DEFAULT_UPSTREAMS = { anthropic: 'https://api.anthropic.com', openai: 'https://api.openai.com' };
 
@@ -56,54 +51,8 @@ export interface RunningGateway {
   idle(): Promise<void>;
 }
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones the gateway sets itself. */
-const HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 const MAX_BODY = 64 * 1024 * 1024;
-const MAX_AGENT_FILE = 32 * 1024 * 1024;
 const KEEP_ANSWER = 8 * 1024 * 1024;
-
-type Route = { api: Api; track: boolean } | { api: undefined; upstream: 'anthropic' | 'openai' };
-
-function route(method: string, pathname: string, headers: http.IncomingHttpHeaders): Route {
-  const p = pathname.replace(/\/+$/, '');
-  if (method === 'POST') {
-    if (/(^|\/)v1\/messages$/.test(p)) return { api: 'anthropic', track: true };
-    if (/(^|\/)v1\/messages\/count_tokens$/.test(p)) return { api: 'anthropic', track: false };
-    if (/(^|\/)(v1\/)?responses$/.test(p)) return { api: 'responses', track: true };
-    if (/(^|\/)(v1\/)?chat\/completions$/.test(p)) return { api: 'chat', track: true };
-  }
-  return { api: undefined, upstream: headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined ? 'anthropic' : 'openai' };
-}
-
-/** The upstream URL for a request path: the upstream's own path prefix kept, a doubled `/v1` not. */
-/** A Host header naming the loopback by address or as localhost, with any port (or none). */
-export function localHost(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = host.toLowerCase().replace(/:\d{1,5}$/, '');
-  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]';
-}
-
-export function upstreamUrl(base: string, requestPath: string): URL {
-  const b = new URL(base);
-  let prefix = b.pathname.replace(/\/+$/, '');
-  if (prefix.endsWith('/v1') && /^\/v1(\/|$)/.test(requestPath)) prefix = prefix.slice(0, -3);
-  return new URL(`${b.protocol}//${b.host}${prefix}${requestPath}`);
-}
-
-function forwardHeaders(headers: http.IncomingHttpHeaders, length: number): http.OutgoingHttpHeaders {
-  const out: http.OutgoingHttpHeaders = {};
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP.has(k) && !named.has(k)) out[k] = v;
-  out['content-length'] = String(length);
-  return out;
-}
-
-function answerHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
-  const out: http.OutgoingHttpHeaders = {};
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !named.has(k) && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') out[k] = v;
-  return out;
-}
 
 /** The rules and pins, reloaded when the policy, the pins or the root AGENTS.md change. */
 function workspaceState(root: string, log: (s: string) => void): () => { policy: Policy; durable: DurableText[] } {
@@ -132,22 +81,6 @@ function workspaceState(root: string, log: (s: string) => void): () => { policy:
   };
 }
 
-export function readAgentOutput(agentDirs: string[]): PlanContext['readAgentOutput'] {
-  return (file) => {
-    let real: string;
-    try {
-      real = fs.realpathSync(file);
-    } catch {
-      return { refused: 'no such file' };
-    }
-    const refused = agentPathRefusal(real, agentDirs.map((d) => { try { return fs.realpathSync(d); } catch { return d; } }));
-    if (refused) return { refused };
-    const st = fs.statSync(real);
-    if (!st.isFile()) return { refused: 'not a regular file' };
-    if (st.size > MAX_AGENT_FILE) return { refused: `${st.size} bytes is over the ${MAX_AGENT_FILE}-byte limit` };
-    return { text: fs.readFileSync(real, 'utf8') };
-  };
-}
 
 const DECISIONS_FILE = 'decisions.json';
 /** Conversations whose decisions are kept on disk. */
@@ -162,11 +95,6 @@ function loadDecisions(file: string, log: (s: string) => void): DecisionStore {
   }
 }
 
-export function defaultAgentDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  const dirs = [path.join(env.HOME ?? os.homedir(), '.claude')];
-  if (env.CLAUDE_CONFIG_DIR) dirs.push(env.CLAUDE_CONFIG_DIR);
-  return dirs;
-}
 
 export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
@@ -392,91 +320,4 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       });
     });
   });
-}
-
-export interface GatewayIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-}
-
-export async function gatewayCommand(argv: string[], io: GatewayIo): Promise<number> {
-  if (argv[0] === 'calls') return callsCommand(argv.slice(1), io);
-  const { values } = parsed(() => parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      workspace: { type: 'string' },
-      port: { type: 'string' },
-      mode: { type: 'string' },
-      'anthropic-upstream': { type: 'string' },
-      'openai-upstream': { type: 'string' },
-      'agent-dir': { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-  if (values.help) {
-    io.stdout(`Usage:\n  ${GATEWAY_USAGE}\n`);
-    return 0;
-  }
-  const mode = (values.mode ?? 'control') as GatewayMode;
-  if (mode !== 'control' && mode !== 'observe') throw new InputError(`--mode must be control or observe, got "${values.mode}"`);
-  const port = values.port === undefined ? 8787 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port must be a port number (0 picks a free one), got "${values.port}"`);
-  for (const [flag, v] of [['--anthropic-upstream', values['anthropic-upstream']], ['--openai-upstream', values['openai-upstream']]] as const) {
-    if (v !== undefined && !/^https?:\/\/[^/]/.test(v)) throw new InputError(`${flag} must be an http(s) URL, got "${v}"`);
-  }
-  const root = path.resolve(values.workspace ?? '.');
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`--workspace: not a folder: ${root}`);
-  const running = await startGateway({
-    root,
-    port,
-    mode,
-    anthropicUpstream: values['anthropic-upstream'] ?? DEFAULT_UPSTREAMS.anthropic,
-    openaiUpstream: values['openai-upstream'] ?? DEFAULT_UPSTREAMS.openai,
-    agentDirs: [...defaultAgentDirs(), ...(values['agent-dir'] ?? []).map((d) => path.resolve(d))],
-    log: (s) => io.stderr(s + '\n'),
-  }).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'EADDRINUSE') throw new InputError(`port ${port} on 127.0.0.1 is in use: pass --port with another port (0 picks a free one)`);
-    throw e;
-  });
-  io.stdout(`gateway listening on ${running.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await running.idle();
-  await running.close();
-  return 0;
-}
-
-function parsed<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    throw new InputError(`${(e as Error).message} (usage: ${GATEWAY_USAGE})`);
-  }
-}
-
-function callsCommand(argv: string[], io: GatewayIo): number {
-  const { values } = parsed(() => parseArgs({ args: argv, strict: true, options: { workspace: { type: 'string' }, json: { type: 'boolean' } } }));
-  const calls = listCalls(recordsDir(path.resolve(values.workspace ?? '.')));
-  if (values.json) {
-    io.stdout(JSON.stringify(calls) + '\n');
-    return 0;
-  }
-  if (calls.length === 0) {
-    io.stdout('no agent calls recorded (start one through `ctxctl gateway`)\n');
-    return 0;
-  }
-  for (const c of calls) {
-    const u = c.usage ?? {};
-    const usage = u.input_tokens === undefined ? 'usage ?' : `in ${u.input_tokens} (cache read ${u.cache_read_tokens ?? 0}, write ${u.cache_write_tokens ?? 0}) out ${u.output_tokens ?? '?'}`;
-    const window = c.window ? `/${c.window}` : '';
-    const prefix = c.prefix_stable === null ? 'first call' : c.prefix_stable ? 'prefix held' : c.prefix_broken_by_gateway ? 'prefix changed by the gateway' : 'prefix changed by the agent';
-    const changes = c.changes.length ? c.changes.map((x) => `${x.rule}${x.replayed ? ' (replayed)' : ''} ${x.where}`).join('; ') : 'no change';
-    const pins = c.pins.added.length ? `re-added ${c.pins.added.join(', ')}` : `${c.pins.present.length} present`;
-    io.stdout(`${c.at}  ${c.api} ${c.model ?? '?'} ${c.status ?? '-'}  ${c.tokens ?? '?'}${window} tokens, ${usage}  ${prefix}  pins ${pins}  ${changes}${c.error ? `  error: ${c.error}` : ''}\n`);
-  }
-  return 0;
 }

@@ -22,7 +22,7 @@ import { hookCommand, HOOK_USAGE } from './hook';
 import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
-import { gatewayCommand, GATEWAY_USAGE } from './gateway';
+import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 

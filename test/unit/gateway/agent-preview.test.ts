@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readAgentOutput } from '../../../src/cli/gateway';
+import { readAgentOutput } from '../../../src/cli/gateway-agents';
 import { agentPathRefusal, parseAgentPreview } from '../../../src/core/gateway/agent-preview';
 import { removeTemps, tempDir } from './shapes';
 
