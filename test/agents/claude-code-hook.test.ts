@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { agentBinaries, allText, dump, PIN_TEXT, REPO, RULE, setup, type Setup } from './harness';
+import { agentBinaries, runClient, allText, dump, PIN_TEXT, REPO, RULE, setup, type Setup } from './harness';
 
 /**
  * The real Claude Code (`claude -p`) with `ctxctl hook claude-code` as its SessionStart hook, talking straight to the
@@ -30,18 +29,7 @@ describe('Claude Code with the SessionStart hook', () => {
   after(async () => s && (await s.close()));
 
   it('a 26 KB pin: the note names it, the rules and the small pin arrive whole, the big text does not', { timeout: 120_000 }, async () => {
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(bin, ['-p', 'Say hello.', '--output-format', 'json'], {
-        cwd: s.root,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.home, ANTHROPIC_BASE_URL: s.upstream.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-key-for-tests', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = await runClient(bin, ['-p', 'Say hello.', '--output-format', 'json'], s.root, { HOME: s.home, ANTHROPIC_BASE_URL: s.upstream.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-key-for-tests', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
     const where = dump(s, 'claude-code-hook');
     assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stderr}\n${run.stdout}\nrequests: ${where}`);
     const main = s.upstream.requests.filter((r) => /\/v1\/messages$/.test(r.path) && allText(r.json).includes('Say hello.'));

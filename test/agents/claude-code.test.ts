@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Answer, Logged } from '../unit/gateway/fake-upstream';
 import { defaultAnswer } from '../unit/gateway/fake-upstream';
 import { listCalls, recordsDir } from '../../src/core/gateway/records';
-import { agentBinaries, allText, dump, ERROR_LINE, items, PIN_TEXT, RULE, SECRET, setup, type Setup } from './harness';
+import { agentBinaries, runClient, allText, dump, ERROR_LINE, items, PIN_TEXT, RULE, SECRET, setup, type Setup } from './harness';
 
 /**
  * The real Claude Code (`claude -p … --output-format json --allowedTools Bash`) through `ctxctl gateway`: the fake
@@ -49,18 +48,7 @@ describe('Claude Code through ctxctl gateway', () => {
 
   it('runs a Bash tool call on a 140 KB log; the provider gets the error, the path, the pins, no secret, a stable prefix', { timeout: 180_000 }, async () => {
     const started = Date.now();
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(bin, ['-p', 'Why does checkout fail? Read logs/app.log with Bash (cat logs/app.log).', '--output-format', 'json', '--allowedTools', 'Bash'], {
-        cwd: s.root,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.home, ANTHROPIC_BASE_URL: s.gateway.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-key-for-tests', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = await runClient(bin, ['-p', 'Why does checkout fail? Read logs/app.log with Bash (cat logs/app.log).', '--output-format', 'json', '--allowedTools', 'Bash'], s.root, { HOME: s.home, ANTHROPIC_BASE_URL: s.gateway.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-key-for-tests', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     await s.gateway.idle();
     const where = dump(s, 'claude-code');

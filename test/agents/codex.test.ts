@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { listCalls, recordsDir } from '../../src/core/gateway/records';
 import type { Answer, Logged } from '../unit/gateway/fake-upstream';
 import { defaultAnswer } from '../unit/gateway/fake-upstream';
-import { agentBinaries, allText, dump, ERROR_LINE, items, PIN_TEXT, RULE, SECRET, setup, type Setup } from './harness';
+import { agentBinaries, runClient, allText, dump, ERROR_LINE, items, PIN_TEXT, RULE, SECRET, setup, type Setup } from './harness';
 
 /**
  * The real Codex CLI (`codex exec`, a throwaway CODEX_HOME whose config.toml defines a Responses provider) through
@@ -67,18 +66,7 @@ describe('Codex through ctxctl gateway', () => {
 
   it('runs a shell call on a 140 KB log; the provider gets the error, the path, the rules and pins, no secret, a stable prefix', { timeout: 180_000 }, async () => {
     const started = Date.now();
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(bin, ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Why does checkout fail? Read logs/app.log with the shell (cat logs/app.log).'], {
-        cwd: s.root,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.home, CODEX_HOME: codexHome, CTXFAKE_API_KEY: 'dummy-key-for-tests', RUST_LOG: 'error' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = await runClient(bin, ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Why does checkout fail? Read logs/app.log with the shell (cat logs/app.log).'], s.root, { HOME: s.home, CODEX_HOME: codexHome, CTXFAKE_API_KEY: 'dummy-key-for-tests', RUST_LOG: 'error' });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     await s.gateway.idle();
     const where = dump(s, 'codex');

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -85,4 +85,16 @@ export function dump(s: Setup, name: string): string {
   const file = path.join(os.tmpdir(), `ctxctl-agents-${name}-requests.json`);
   fs.writeFileSync(file, JSON.stringify(s.upstream.requests.map((r) => ({ path: r.path, json: r.json })), null, 1));
   return file;
+}
+
+/** A client run to its end: its exit code and everything it printed (stdin closed, nothing inherited but PATH). */
+export function runClient(bin: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
