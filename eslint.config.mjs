@@ -17,12 +17,25 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core must not import vscode: declare a host interface in src/core and implement it in src/vscode.' }],
+        paths: [
+          { name: 'vscode', message: 'src/core must not import vscode: declare a host interface in src/core and implement it in src/vscode.' },
+          // The core does no I/O of its own: files and git go through the Host (src/core/host.ts), served by src/host/disk.ts.
+          ...['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process'].map((name) => ({
+            name,
+            message: `src/core must not import ${name}: go through the Host (src/core/host.ts: host(), hostFs); the disk host is src/host/disk.ts.`,
+          })),
+        ],
         patterns: [{ group: ['**/vscode/**', '../vscode', '../../vscode'], message: 'src/core must not import from src/vscode.' }],
       }],
       'no-restricted-syntax': ['error', {
         selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
         message: 'src/core must not require vscode.',
+      }, {
+        selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?(fs|fs\\/promises|child_process)$/]",
+        message: 'src/core must not require fs or child_process: go through the Host (src/core/host.ts).',
+      }, {
+        selector: "ImportExpression[source.value=/^(node:)?(fs|fs\\/promises|child_process)$/]",
+        message: 'src/core must not import fs or child_process: go through the Host (src/core/host.ts).',
       }],
     },
   },

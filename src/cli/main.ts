@@ -23,6 +23,10 @@ import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
 import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
+import { installDiskHost } from '../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 

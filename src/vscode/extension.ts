@@ -19,6 +19,10 @@ import { pinnedNodes } from './views/pinnedTree';
 import { BudgetStatusBar } from './views/statusBar';
 import { exportsFor } from './test-api';
 import { NodeTree } from './views/tree';
+import { installDiskHost } from '../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 /** The first assembly waits for the window to settle: activation itself starts no worker and reads no workspace. */
 const FIRST_RUN_DELAY_MS = 1500;

@@ -18,6 +18,10 @@ import type { HttpProviderSpec, SendWorkerIn, SendWorkerOut } from './protocol';
 import { RemoteProvider } from './remote-provider';
 import { sentSources } from './render-context';
 import { serialize } from './serialize';
+import { installDiskHost } from '../../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 const controllers = new Map<number, AbortController>();
 const remotes = new Map<number, RemoteProvider>();
