@@ -40,6 +40,39 @@ export default tseslint.config(
     },
   },
   {
+    // The view model: the pure code the panel and the host share. It reads the engine's types and nothing else of it.
+    files: ['src/view-model/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/view-model is pure: no vscode.' }],
+        patterns: [
+          { group: ['**/core/**', '../core'], allowTypeImports: true, message: 'src/view-model may import only types from src/core (import type).' },
+          { group: ['**/vscode/**', '**/webview/**', '**/cli/**', 'node:*'], message: 'src/view-model imports nothing but src/core types and itself.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The webview bundle: only the view model, the protocol's types and its own files, never the engine.
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^(\\.\\./(?!view-model(/|$)|vscode/protocol$)|[^.])', message: 'src/webview may import only src/view-model and src/vscode/protocol.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The engine may use the view model's number formatter (a leaf with no imports) and nothing else of it.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/view-model/*', '!**/view-model/format'], message: 'src/core holds no panel concepts: only src/view-model/format may be imported.' }],
+      }],
+    },
+  },
+  {
     files: ['media/**/*.js'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', acquireVsCodeApi: 'readonly', navigator: 'readonly' } },
   },

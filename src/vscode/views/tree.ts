@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatTokens } from '../../core/format';
+import { formatTokens } from '../../view-model/format';
 import { Disposable } from '../disposable';
 
 /** A tree node as plain data: the view files build these from state with pure functions. */
