@@ -1,14 +1,12 @@
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { MAX_TOKENS, resolvePolicy } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
 import { redactingWriter } from '../core/redact/output';
 import { writeRecord } from '../core/report/record';
-import { workspaceSummaries } from '../core/session/summary-store';
 import { diskReader } from '../core/sources/reader';
-import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
 import { parseToolResultArg } from '../core/offload/results';
 import { overrideFlags } from './override-flags';
 import { indexCommand, INDEX_USAGE } from './index-command';
@@ -23,7 +21,7 @@ import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
 import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
-import { installDiskHost } from '../host/disk';
+import { diskHost, installDiskHost } from '../host/disk';
 
 // The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
 installDiskHost();
@@ -108,11 +106,13 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const shape = (v.shape ?? 'openai') as WireShape;
   if (!WIRE_SHAPES.includes(shape)) throw new UsageError(`--shape must be one of ${WIRE_SHAPES.join(', ')}`);
   const root = path.resolve(v.workspace);
-  const policy = resolvePolicy(loadPolicy(root, v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
-  const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
-  const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
+  const engine = new ContextEngine(diskHost, root);
+  const policy = resolvePolicy(engine.policy(v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const previousPrefixHash = typeof v.out === 'string' ? previousRecord(v.out).prefixHash : undefined;
-  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries, previousPrefixHash });
+  const { assembly: result } = engine.preview(
+    { reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
+    { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
+  );
   if (typeof v.out === 'string') {
     writeRecord(v.out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   }
