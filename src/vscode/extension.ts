@@ -12,6 +12,9 @@ import { registerGateway } from './gateway';
 import { PinDecorations, PinStore } from './pins';
 import type * as SessionHost from './session-host';
 import { HostState } from './state';
+import { FolderTracker } from './folders';
+import { pinsKey } from './folder-choice';
+import { byFolder } from './views/folder-groups';
 import { indexNodes } from './views/indexTree';
 import { manifestNodes } from './views/manifestTree';
 import { RequestPanel } from './views/panel';
@@ -34,7 +37,6 @@ export const SESSION_COMMANDS = ['contextControl.compactSession', 'contextContro
  */
 export function activate(context: vscode.ExtensionContext) {
   const started = performance.now();
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const dist = (file: string) => vscode.Uri.joinPath(context.extensionUri, 'dist', file).fsPath;
   const sub = <T extends vscode.Disposable>(d: T): T => {
@@ -42,9 +44,18 @@ export function activate(context: vscode.ExtensionContext) {
     return d;
   };
 
-  const pins = sub(new PinStore(context.workspaceState, root));
+  // Each workspace folder has its own engine (in the worker, keyed by its root); the panel, the status bar and the
+  // assembly follow the folder of the active editor, and the trees group by folder.
+  const folders = sub(new FolderTracker());
+  const root = () => folders.active?.root;
+
+  const pins = sub(new PinStore(context.workspaceState, root, (r, base) => pinsKey(base, folders.all, r)));
   pins.adoptWorkspacePins();
-  const host = sub(new HostState(context.workspaceState, root, pins, storageDir));
+  const host = sub(new HostState(context.workspaceState, root, pins, storageDir, folders.onDidChange));
+  sub(folders.onDidChange(() => {
+    pins.adoptWorkspacePins();
+    pins.folderChanged();
+  }));
   const service = sub(new AssemblyService(dist('assemble-worker.js'), host));
   const controller = sub(new HostController(context, service));
 
@@ -56,16 +67,18 @@ export function activate(context: vscode.ExtensionContext) {
   sub(vscode.window.createTreeView('contextControl.pinned', { treeDataProvider: pinnedTree }));
   const refreshTrees = () => {
     const state = host.result;
-    indexTree.set(indexNodes(state));
-    manifestTree.set(manifestNodes(state));
+    const all = folders.all;
+    indexTree.set(byFolder(all, host.root, (r) => indexNodes(host.resultOf(r)), 'index'));
+    manifestTree.set(byFolder(all, host.root, (r) => manifestNodes(host.resultOf(r)), 'manifest'));
     const pinTokens = new Map<string, number>();
     for (const b of state.kind === 'ok' ? state.assembly.blocks : state.kind === 'refused' ? state.error.blocks : []) if (b.kind === 'pinned') pinTokens.set(b.id.replace(/^pinned:/, ''), b.tokens);
-    pinnedTree.set(pinnedNodes(pins.list(), (p) => pinTokens.get(p.id), (p) => pins.estimate(p)));
+    // The pins shown are the followed folder's (each folder keeps its own).
+    pinnedTree.set(byFolder(all, host.root, (r) => (r === host.root ? pinnedNodes(pins.list(), (p) => pinTokens.get(p.id), (p) => pins.estimate(p)) : []), 'pinned'));
     manifestView.message = state.kind === 'ok' ? `Last assembled ${state.at.toLocaleTimeString()} · ${num(state.assembly.manifest.budget.final)} / ${num(state.assembly.manifest.budget.max_input)} tokens` : undefined;
   };
-  sub(host.onDidChange((c) => (c === 'result' || c === 'pins') && refreshTrees()));
+  sub(host.onDidChange((c) => (c === 'result' || c === 'pins' || c === 'folder') && refreshTrees()));
 
-  const statusBar = sub(new BudgetStatusBar(service));
+  const statusBar = sub(new BudgetStatusBar(service, () => (folders.all.length > 1 ? folders.active?.name : undefined)));
   sub(new PinDecorations(pins, vscode.Uri.joinPath(context.extensionUri, 'media', 'pin.svg')));
 
   registerCommands(context, controller, pins);
@@ -80,7 +93,8 @@ export function activate(context: vscode.ExtensionContext) {
   // Context checks are discovered when the Test Explorer asks (resolveHandler), not at activation.
   const checks = sub(new ChecksTests(service.worker, () => host.settings));
   // `ctxctl gateway` as a child process of the bundled CLI, the Agent calls view and the last call's budget.
-  const gateway = registerGateway(context, root, dist('cli.js'));
+  // The gateway serves one folder: the one followed when the extension starts.
+  const gateway = registerGateway(context, root(), dist('cli.js'));
 
   const first = setTimeout(() => void service.run(), FIRST_RUN_DELAY_MS);
   sub({ dispose: () => clearTimeout(first) });
@@ -88,7 +102,7 @@ export function activate(context: vscode.ExtensionContext) {
   /** How long activate() took, in milliseconds (the bench and the activation test print it). */
   const activationMs = performance.now() - started;
   // Nothing for other extensions: the internals go to the extension test host only (src/vscode/test-api.ts).
-  return exportsFor(context.extensionMode, () => ({ activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control, gateway }));
+  return exportsFor(context.extensionMode, () => ({ activationMs, folders, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control, gateway }));
 }
 
 export function deactivate() {

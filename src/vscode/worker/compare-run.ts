@@ -1,18 +1,17 @@
 /** Worker side: Compare Policies, the same core as `ctxctl compare`. No `vscode`. */
 import * as path from 'node:path';
-import { compare, variantNames, type CompareResult } from '../../core/compare/run';
+import { variantNames, type CompareResult } from '../../core/compare/run';
 import type { Provider } from '../../core/providers/provider';
-import { workspaceSummaries } from '../../core/session/summary-store';
 import type { CompareArgs } from './protocol';
+import { engineFor } from './load';
 
 /** Each variant and run gets its own empty offload store under the scratch folder. */
 export function runCompare(args: CompareArgs, provider?: () => Provider): Promise<CompareResult> {
-  const { scratch, policies, provider: _spec, ...input } = args;
-  return compare({
+  const { scratch, policies, provider: _spec, root, ...input } = args;
+  return engineFor(root).compare({
     ...input,
     variants: variantNames(policies),
     provider,
-    summaries: workspaceSummaries(input.root, input.sessionFile),
     offloadDir: (i, r) => path.join(scratch, `${i}-${r}`),
   });
 }
