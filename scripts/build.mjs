@@ -61,7 +61,10 @@ const vendorApart = {
 };
 
 // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: bundle its ESM build.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', metafile: true, plugins: [ranksApart, vendorApart], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } };
+// js-yaml is gray-matter's default YAML engine, never called (front matter goes to `yaml`): a module that refuses
+// stands in for it, so no bundle carries a second YAML parser (src/vendor/js-yaml-refused.ts).
+const alias = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js', 'js-yaml': './src/vendor/js-yaml-refused.ts' };
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', metafile: true, plugins: [ranksApart, vendorApart], alias };
 const targets = {
   // The extension host: views, commands, state. No chain, no tokenizer, no provider SDK (they run in the workers).
   extension: { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
