@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { writeToolManifest } from './tool-manifest.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -88,6 +89,8 @@ function report(name, result) {
   if (process.argv.includes('--sizes')) console.log(`${targets[name].outfile}: ${(out.bytes / 1024).toFixed(0)} KiB`);
 }
 
+// The tools' schemas and package.json's languageModelTools, from src/core/tool-registry.ts, before any bundle reads them.
+await writeToolManifest();
 copyRanks();
 if (process.argv.includes('--watch')) {
   for (const t of Object.values(targets)) await (await esbuild.context(t)).watch();

@@ -37,11 +37,11 @@ export const handlers: Handlers = {
     const where = result.block ? `${result.block.source}${result.block.meta.heading ? `, section "${result.block.meta.heading}"` : ''}\n\n` : '';
     return { text: `${where}${result.text}`, found: !!result.block };
   },
-  searchWorkspace: (a) => ({ text: searchWorkspace(load(a.snapshot), a.query).text }),
+  searchWorkspace: (a) => ({ text: searchWorkspace(load(a.snapshot), a.query, a.glob).text }),
   inspectOffloaded: (a) => {
     const snapshot = load(a.snapshot);
     const ctx = { snapshot, tokenizer: tokenizerOf(a), offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) };
-    return { text: inspectOffloaded(ctx, a.path, a.op, a.pattern, a.lines).text };
+    return { text: inspectOffloaded(ctx, a.path, a.op, a.pattern, a.lines, a.context).text };
   },
   count: (a) => tokenizerOf(a).count(a.text),
   workspaceFile: (a) => {
