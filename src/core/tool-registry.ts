@@ -66,14 +66,12 @@ export const TOOLS: readonly ToolDeclaration[] = [
   {
     name: 'read_document',
     description:
-      'Reads a workspace document listed in <available-documents>, whole or one section by heading, through the same checks as the context: ' +
-      'superseded or unrelated decisions are refused with the reason, secrets are redacted, a long text is trimmed to the budget with a ' +
-      'notice naming the sections left out. Paths outside the workspace are refused. Read-only.',
+      'Read a workspace document listed in <available-documents>, whole or one section by heading. Read-only.',
     input: (z) =>
       z
         .object({
-          path: z.string().min(1).describe('Workspace-relative path, as listed (may end in #heading).'),
-          heading: z.string().optional().describe('The heading of the one section to read.'),
+          path: z.string().describe('Workspace-relative path, as listed.'),
+          heading: z.string().optional().describe('Optional heading of the one section to read.'),
         })
         .strict(),
     readOnly: true,
@@ -90,13 +88,12 @@ export const TOOLS: readonly ToolDeclaration[] = [
   {
     name: 'search_workspace',
     description:
-      'Searches the workspace text files (ignored and secret files left out) for a literal string or a regular expression, case-insensitive; ' +
-      'returns the matching lines as path:line: text, first matches first, with the total. Secrets are redacted. Read-only.',
+      'Search workspace text files for a literal string or regular expression; returns matching lines with their paths. Read-only.',
     input: (z) =>
       z
         .object({
           pattern: z.string().min(1).describe('Text or regular expression to look for.'),
-          glob: z.string().min(1).optional().describe('Only files whose workspace-relative path matches this glob, e.g. "src/**/*.java".'),
+          glob: z.string().optional().describe('Only files matching this glob.'),
         })
         .strict(),
     readOnly: true,
@@ -113,17 +110,15 @@ export const TOOLS: readonly ToolDeclaration[] = [
   {
     name: 'inspect_offloaded',
     description:
-      'Inspects a large file without loading it whole: an offloaded tool result (the path given in an "offloaded" notice) or a workspace log. ' +
-      'op "head" (the default) returns the first lines, "grep" the lines matching pattern with context, "count" its lines, bytes and ' +
-      'estimated tokens, "shape" the keys and types of a JSON file. Other paths are refused; secrets are redacted. Read-only.',
+      'Inspect an offloaded tool result without loading it whole: its head, a grep with context, a line count, or its JSON shape. Read-only.',
     input: (z) =>
       z
         .object({
-          path: z.string().min(1).describe('The offload path given in the notice, or a workspace-relative path.'),
-          op: z.enum(INSPECT_OPS).optional().describe('What to look at; default head.'),
-          pattern: z.string().min(1).optional().describe('Regular expression (case-insensitive), required for grep.'),
-          lines: z.number().int().min(1).max(HEAD_MAX_LINES).optional().describe('How many lines, for head (default 40).'),
-          context: z.number().int().min(0).max(GREP_MAX_CONTEXT).optional().describe('Lines of context around each grep match (default 1).'),
+          path: z.string().describe('The offload path given in the notice.'),
+          op: z.enum(INSPECT_OPS).optional(),
+          pattern: z.string().optional().describe('Regular expression, for grep.'),
+          lines: z.number().int().min(1).max(HEAD_MAX_LINES).optional().describe('How many lines, for head.'),
+          context: z.number().int().min(0).max(GREP_MAX_CONTEXT).optional().describe('Lines around a grep match.'),
         })
         .strict(),
     readOnly: true,

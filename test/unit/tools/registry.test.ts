@@ -78,7 +78,7 @@ describe('one registry of tools', () => {
       ['search_workspace', { pattern: 'x', glob: 'src/**' }, undefined],
       ['search_workspace', { query: 'x' }, '"pattern" is required'],
       ['search_workspace', { pattern: 'x', query: 'x' }, 'unknown property "query"; the properties are pattern, glob'],
-      ['search_workspace', { pattern: 'x', glob: '' }, '"glob" must not be empty'],
+      ['search_workspace', { pattern: '' }, '"pattern" must not be empty'],
       ['inspect_offloaded', { path: 'a.log' }, undefined],
       ['inspect_offloaded', { path: 'a.log', op: 'grep', pattern: 'E', context: 10 }, undefined],
       ['inspect_offloaded', { path: 'a.log', op: 'tail' }, '"op" must be one of "head", "grep", "count", "shape", got "tail"'],
