@@ -14,6 +14,7 @@ import * as esbuild from 'esbuild';
 import { fileTree, largeWorkspace, logWorkspace } from './bench/gen.mjs';
 import { cliBody, fit, median, node, program, which } from './bench/measure.mjs';
 import { compareTokenizers } from './bench/tokenizers.mjs';
+import { packageSizes } from './bench/packages.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -114,12 +115,23 @@ const requireTimes = [];
 for (let i = 0; i < 3; i++) requireTimes.push(node('require extension', `${stub} const t = performance.now(); require(${JSON.stringify(ext)}); globalThis.__out = performance.now() - t;`).out);
 row('require(dist/extension.js) (median of 3)', ms(median(requireTimes)), undefined, { target: 'activation ≤ 50 ms' });
 const bundles = fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).sort();
-const vsix = fs.existsSync(path.join(root, 'out')) ? fs.readdirSync(path.join(root, 'out')).filter((f) => f.endsWith('.vsix')).map((f) => path.join('out', f)) : [];
-for (const f of [...bundles.map((b) => path.join('dist', b)), ...vsix]) {
+for (const f of bundles.map((b) => path.join('dist', b))) {
   const bytes = fs.statSync(path.join(root, f)).size;
   const size = bytes < 100 * 1024 ? { value: Number((bytes / 1024).toFixed(1)), unit: 'KB' } : { value: Number((bytes / 1048576).toFixed(2)), unit: 'MB' };
   row(`size of ${f}`, size, undefined, f === 'dist/extension.js' ? { target: '≤ 1 MB' } : {});
 }
+
+// ---- 4b. the packages: the VSIX and the CLI's npm tarball, built from this dist/ (bench/packages.mjs) -----------
+log('packages …');
+const bytes = (n) => ({ value: Number((n / 1048576).toFixed(2)), unit: 'MB' });
+const pkgs = packageSizes(root, path.join(data, 'packages'));
+row('VSIX, packed', bytes(pkgs.vsix.bytes), undefined, { target: 'only what the extension loads' });
+row('VSIX, unpacked', bytes(pkgs.vsix.unpacked), undefined);
+row('VSIX, files', { value: pkgs.vsix.files, unit: 'files' }, undefined);
+row('VSIX, extension/dist/extension.js', { value: Number((pkgs.vsix.extensionJs / 1024).toFixed(0)), unit: 'KB' }, undefined, { target: '≤ 1 MB' });
+row('npm package, packed', bytes(pkgs.npm.bytes), undefined);
+row('npm package, unpacked', bytes(pkgs.npm.unpacked), undefined);
+row('npm package, files', { value: pkgs.npm.files, unit: 'files' }, undefined);
 
 // ---- 5. scan: µs per file vs `rg --files`, scaling series --------------------------------------------------------
 const series = [];

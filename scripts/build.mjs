@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { writeToolManifest } from './tool-manifest.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -61,7 +62,10 @@ const vendorApart = {
 };
 
 // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: bundle its ESM build.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', metafile: true, plugins: [ranksApart, vendorApart], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } };
+// js-yaml is gray-matter's default YAML engine, never called (front matter goes to `yaml`): a module that refuses
+// stands in for it, so no bundle carries a second YAML parser (src/vendor/js-yaml-refused.ts).
+const alias = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js', 'js-yaml': './src/vendor/js-yaml-refused.ts' };
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', metafile: true, plugins: [ranksApart, vendorApart], alias };
 const targets = {
   // The extension host: views, commands, state. No chain, no tokenizer, no provider SDK (they run in the workers).
   extension: { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
@@ -85,6 +89,8 @@ function report(name, result) {
   if (process.argv.includes('--sizes')) console.log(`${targets[name].outfile}: ${(out.bytes / 1024).toFixed(0)} KiB`);
 }
 
+// The tools' schemas and package.json's languageModelTools, from src/core/tool-registry.ts, before any bundle reads them.
+await writeToolManifest();
 copyRanks();
 if (process.argv.includes('--watch')) {
   for (const t of Object.values(targets)) await (await esbuild.context(t)).watch();

@@ -6,12 +6,12 @@ import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { workspaceRootFrom } from './workspace-root';
 import { skippedPinEntries } from '../core/sources/pin-entries';
-import type { inspectTool, ToolAnswer } from '../core/agents/workspace-tools';
+import type { AssembleArgs, inspectTool, ToolAnswer } from '../core/agents/workspace-tools';
 import { ContextEngine } from '../core/engine';
 import { diskHost } from '../host/disk';
+import { toolsOn } from '../core/tool-registry';
 import { InputError } from '../core/errors';
 import { redactingWriter, redactOutput, redactOutputValue } from '../core/redact/output';
-import { MAX_TOKENS } from '../core/policy';
 import { mcpSdk } from '../vendor/load';
 import { BoundedStdioTransport } from './mcp-transport';
 import type { Manifest } from '../core/report/manifest';
@@ -62,88 +62,26 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
     }
   };
 
-  server.registerTool(
-    'assemble_context',
-    {
-      title: 'Assemble the budgeted context',
-      description:
-        'Rebuild the working context for a task from the workspace under the token budget of .context/policy.yaml: AGENTS.md rules and ' +
-        'pinned blocks (never cut), then the session summary, the index of documents available on demand, recent session events, and ' +
-        'the selected documents and trimmed tool output, each wrapped with its provenance, the task last. Followed by the trace: every ' +
-        'selected, rejected, trimmed, offloaded and indexed source with its reason and tokens, and the FINAL REQUEST count. Read-only.',
-      inputSchema: {
-        task: z.string().min(1).describe('The task or question, as literal text, or a workspace-relative path of a task file (e.g. ticket.md).'),
-        max_input: z.number().int().positive().max(MAX_TOKENS).optional().describe('Token budget for the whole request; default: window − output_reserve − margin of the policy.'),
-        policy: z.string().optional().describe('Workspace-relative path of another policy file; default .context/policy.yaml.'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+  // Each tool as the registry declares it (core/tool-registry.ts): its description, its input built with the SDK's
+  // zod (the SDK checks every call against it), read-only. The handlers stay here.
+  const handlers: Record<string, (args: Record<string, unknown>) => ToolAnswer> = {
+    assemble_context: (args) => {
+      const answer = engine.tools.assembleContext(args as unknown as AssembleArgs);
+      if (answer.manifest) lastManifest = answer.manifest;
+      return answer;
     },
-    (args) =>
-      call(
-        'assemble_context',
-        () => {
-          const answer = engine.tools.assembleContext(args);
-          if (answer.manifest) lastManifest = answer.manifest;
-          return answer;
-        },
-        args,
-      ),
-  );
-  server.registerTool(
-    'read_document',
-    {
-      title: 'Read a workspace document',
-      description:
-        'Read a workspace document or decision (as listed in <available-documents> by assemble_context), whole or one section by ' +
-        'heading, through the same checks as the context: superseded or unrelated decisions are refused with the reason, secrets are ' +
-        'redacted, the text is trimmed to the documents budget with a notice naming the sections left out. Paths outside the workspace are refused. Read-only.',
-      inputSchema: {
-        path: z.string().min(1).describe('Workspace-relative path, as listed (may end in #heading).'),
-        heading: z.string().optional().describe('Heading of the one section to read.'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (args) => call('read_document', () => engine.tools.readDocument(args), args),
-  );
-  server.registerTool(
-    'search_workspace',
-    {
-      title: 'Search the workspace',
-      description:
-        'Search the workspace text files (.gitignore, excluded folders and secret files left out) for a literal string or a regular ' +
-        'expression, case-insensitive; returns "path:line: text" for the first 50 matches and the total. Secrets are redacted. Read-only.',
-      inputSchema: {
-        pattern: z.string().min(1).describe('Text or regular expression to look for.'),
-        glob: z.string().optional().describe('Only files whose workspace-relative path matches this glob, e.g. "src/**/*.java".'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (args) => call('search_workspace', () => engine.tools.searchWorkspace(args), args),
-  );
-  server.registerTool(
-    'inspect_offloaded',
-    {
-      title: 'Inspect an offloaded result',
-      description:
-        'Inspect a tool result offloaded to .context/offload (or a large workspace file) without loading it whole: its line count, its ' +
-        'JSON shape, its first lines, or the lines matching a regular expression with context. Several options run in this order: count, ' +
-        'shape, head, grep; none: the first 40 lines. Only the offload store and workspace files are readable. Read-only.',
-      inputSchema: {
-        path: z.string().min(1).describe('The offload path given in the notice, or a workspace-relative path.'),
-        head: z.number().int().min(1).max(200).optional().describe('Print the first N lines.'),
-        grep: z.string().min(1).optional().describe('Regular expression (case-insensitive): matching lines with line numbers.'),
-        context: z.number().int().min(0).max(10).optional().describe('Lines of context around each grep match (default 1).'),
-        count: z.boolean().optional().describe('Count lines, bytes and estimated tokens.'),
-        shape: z.boolean().optional().describe('The JSON shape (keys and types) of a JSON or JSON Lines file.'),
-        // The request's own tool definition (src/core/tools.ts) and the trimmer's hints use op + pattern / lines.
-        op: z.enum(['head', 'grep', 'count', 'shape']).optional().describe('The same call in the request\'s form: one operation, with pattern (grep) or lines (head).'),
-        pattern: z.string().min(1).optional().describe('With op "grep": the regular expression.'),
-        lines: z.number().int().min(1).max(200).optional().describe('With op "head": how many lines.'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (args) => call('inspect_offloaded', () => engine.tools.inspect(fromRequestForm(args)), args),
-  );
+    read_document: (args) => engine.tools.readDocument(args as { path: string; heading?: string }),
+    search_workspace: (args) => engine.tools.searchWorkspace(args as { pattern: string; glob?: string }),
+    inspect_offloaded: (args) => engine.tools.inspect(fromRequestForm(args as unknown as InspectCall)),
+  };
+  for (const tool of toolsOn('mcp')) {
+    const run = handlers[tool.name];
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input(z), annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
+      (args: Record<string, unknown>) => call(tool.name, () => run(args), args),
+    );
+  }
 
   server.registerResource(
     'pinned-blocks',

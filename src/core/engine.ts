@@ -101,13 +101,13 @@ export class ContextEngine {
   }
 
   /** search_workspace over a snapshot's files. */
-  search(snapshot: Snapshot, query: string): ToolOutcome {
-    return searchWorkspace(snapshot, query);
+  search(snapshot: Snapshot, query: string, glob?: string): ToolOutcome {
+    return searchWorkspace(snapshot, query, glob);
   }
 
   /** inspect_offloaded: an offloaded result of the snapshot's policy's store, or a workspace file, never read whole. */
-  inspect(snapshot: Snapshot, tokenizer: Tokenizer, requested: string, op: string, pattern?: string, lines?: number): ToolOutcome {
-    return inspectOffloaded({ snapshot, tokenizer, offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) }, requested, op, pattern, lines);
+  inspect(snapshot: Snapshot, tokenizer: Tokenizer, requested: string, op: string, pattern?: string, lines?: number, context?: number): ToolOutcome {
+    return inspectOffloaded({ snapshot, tokenizer, offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) }, requested, op, pattern, lines, context);
   }
 
   /** What compacting a session would fold and keep, without writing anything. */

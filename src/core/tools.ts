@@ -1,47 +1,30 @@
-/** The read-only tools the model may call. Definitions only here; each provider file writes them in its wire shape. */
+import { toolsOn, type ToolDeclaration } from './tool-registry';
+import { inputProblem, type JsonSchema } from './tool-input';
+import schemas from './tool-schemas.json';
+
+/**
+ * The read-only tools the model may call in the request, from the one registry (tool-registry.ts): each one's
+ * name, description and input schema (tool-schemas.json, the build's JSON Schema of the registry's zod schema).
+ * Each provider file writes them in its wire shape.
+ */
 export interface ToolDefinition {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
 }
 
-export const TOOL_DEFINITIONS: ToolDefinition[] = [
-  {
-    name: 'read_document',
-    description: 'Read a workspace document listed in <available-documents>, whole or one section by heading. Read-only.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'Workspace-relative path, as listed.' },
-        heading: { type: 'string', description: 'Optional heading of the one section to read.' },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: 'search_workspace',
-    description: 'Search workspace text files for a literal string or regular expression; returns matching lines with their paths. Read-only.',
-    parameters: {
-      type: 'object',
-      properties: { query: { type: 'string', description: 'Text or regular expression to look for.' } },
-      required: ['query'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: 'inspect_offloaded',
-    description: 'Inspect an offloaded tool result without loading it whole: its head, a grep with context, a line count, or its JSON shape. Read-only.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'The offload path given in the notice.' },
-        op: { type: 'string', enum: ['head', 'grep', 'count', 'shape'] },
-        pattern: { type: 'string', description: 'Regular expression, for grep.' },
-        lines: { type: 'integer', description: 'How many lines, for head.' },
-      },
-      required: ['path', 'op'],
-      additionalProperties: false,
-    },
-  },
-];
+const SCHEMAS = schemas as Record<string, JsonSchema>;
+
+export function toolDefinition(tool: ToolDeclaration): ToolDefinition {
+  return { name: tool.name, description: tool.description, parameters: SCHEMAS[tool.name] as Record<string, unknown> };
+}
+
+export const TOOL_DEFINITIONS: ToolDefinition[] = toolsOn('request').map(toolDefinition);
+
+/** What is wrong with a call's input to `tool` (a registry name), as the tool's answer says it; undefined: it conforms. */
+export function toolInputProblem(tool: string, input: unknown): string | undefined {
+  const schema = SCHEMAS[tool];
+  if (!schema) return `unknown tool "${tool}"`;
+  const problem = inputProblem(schema, input);
+  return problem && `invalid arguments for ${tool}: ${problem}`;
+}

@@ -47,15 +47,15 @@ suite('Context Control language-model tools', () => {
   });
 
   test('search_workspace cuts its matches to the tokenBudget and says how many were left out', async () => {
-    const all = await invoke('search_workspace', { query: 'payment' });
+    const all = await invoke('search_workspace', { pattern: 'payment' });
     const total = Number(/^(\d+) matching lines? in/.exec(all.text)?.[1]);
     assert.ok(total > 10, all.text.slice(0, 200));
-    const cut = await invoke('search_workspace', { query: 'payment' }, 150);
+    const cut = await invoke('search_workspace', { pattern: 'payment' }, 150);
     assert.ok(cut.tokens <= 150, `${cut.tokens} tokens`);
     const lines = cut.text.split('\n');
     const shown = lines.length - 2;
     assert.equal(lines[0], all.text.split('\n')[0]);
-    assert.equal(lines.at(-1), `[${Math.min(total, 50) - shown} more matching line(s) not shown to fit 150 tokens; narrow the query]`);
+    assert.equal(lines.at(-1), `[${Math.min(total, 50) - shown} more matching line(s) not shown to fit 150 tokens; narrow the pattern]`);
   });
 
   test('inspect_offloaded reads the head of a workspace log within the budget and refuses paths outside', async () => {
@@ -75,7 +75,7 @@ suite('Context Control language-model tools', () => {
     for (const [name, input] of [
       ['assemble_context', { task: 'payment' }],
       ['read_document', { path: 'AGENTS.md' }],
-      ['search_workspace', { query: 'payment' }],
+      ['search_workspace', { pattern: 'payment' }],
       ['inspect_offloaded', { path: 'application.log', op: 'count' }],
     ] as const) {
       assert.equal((await invoke(name, input, 1000)).text, 'Context Control tools are off in Restricted Mode: a tool result goes to a model, and nothing from an untrusted workspace is sent to a model. Trust the workspace to use them.', name);
@@ -88,10 +88,10 @@ suite('Context Control language-model tools', () => {
     const config = vscode.workspace.getConfiguration('contextControl.chat');
     await config.update('tools', false, vscode.ConfigurationTarget.Global);
     try {
-      await assert.rejects(invoke('search_workspace', { query: 'payment' }), /Tool search_workspace does not have an implementation registered/);
+      await assert.rejects(invoke('search_workspace', { pattern: 'payment' }), /Tool search_workspace does not have an implementation registered/);
     } finally {
       await config.update('tools', undefined, vscode.ConfigurationTarget.Global);
     }
-    assert.match((await invoke('search_workspace', { query: 'payment' }, 1000)).text, /^\d+ matching lines in \d+ files for "payment"/);
+    assert.match((await invoke('search_workspace', { pattern: 'payment' }, 1000)).text, /^\d+ matching lines in \d+ files for "payment"/);
   });
 });

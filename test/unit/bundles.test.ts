@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import * as refusedYaml from '../../src/vendor/js-yaml-refused';
 import { REPO } from './helpers';
+
+const EXAMPLE_DIR = path.join(REPO, 'examples', 'payment-incident');
 
 /** What scripts/build.mjs recorded of a bundle: its inputs (esbuild metafile) and its size on disk. */
 function bundle(name: string): { inputs: string[]; bytes: number } {
@@ -46,6 +50,25 @@ describe('bundles (issue 18: a small, lazy extension)', () => {
       assert.match(text, /require\("\.\/vendor\/anthropic\.js"\)/, name);
       assert.match(text, /require\("\.\/vendor\/openai\.js"\)/, name);
     }
+  });
+
+  it('one YAML parser: no bundle carries js-yaml, gray-matter gets the module that refuses in its place', () => {
+    for (const name of ['extension', 'session-host', 'cli-main', 'gateway-worker', 'assemble-worker', 'send-worker']) {
+      const { inputs } = bundle(name);
+      assert.deepEqual(inputs.filter((f) => f.includes('node_modules/js-yaml/')), [], name);
+      if (inputs.some((f) => f.includes('node_modules/gray-matter/'))) assert.ok(inputs.includes('src/vendor/js-yaml-refused.ts'), name);
+      assert.ok(inputs.some((f) => f.includes('node_modules/yaml/')), `${name} carries yaml`);
+    }
+    // gray-matter binds the two functions when it loads; either one called says which engine was not replaced.
+    assert.throws(() => refusedYaml.safeLoad(), { message: 'js-yaml.safeLoad was called, but js-yaml is not bundled: YAML is parsed with the yaml package (src/core/sources/frontmatter.ts)' });
+    assert.throws(() => refusedYaml.safeDump(), { message: 'js-yaml.safeDump was called, but js-yaml is not bundled: YAML is parsed with the yaml package (src/core/sources/frontmatter.ts)' });
+  });
+
+  it('front matter still parses in a bundle: the CLI reads the example ADRs\' status and component', () => {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'preview', '--workspace', EXAMPLE_DIR, '--task', path.join(EXAMPLE_DIR, 'ticket.md'), '--no-git'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\n {2}docs\/adr\/adr-012-optional-fields-at-http-boundary\.md SELECTED .*applicable decision \(accepted\); relevant: component payment \(front matter\)/);
+    assert.match(r.stdout, /\n {2}docs\/adr\/adr-008-payment-method-mandatory\.md REJECTED {2}superseded by ADR-012\n/);
   });
 
   it('the CLI is at most 2 MB: the SDKs it rarely needs are not parsed when it starts', () => {

@@ -10,7 +10,9 @@ import { isSecretPath } from '../redact/files';
 import { redactLines, redactSecrets } from '../sources/secrets';
 import { displayPath, type Snapshot } from '../sources/snapshot';
 import type { Tokenizer } from '../tokens';
-import { TOOL_DEFINITIONS } from '../tools';
+import { TOOL_DEFINITIONS, toolInputProblem } from '../tools';
+import picomatch from 'picomatch';
+import { HEAD_MAX_LINES, INSPECT_OPS as INSPECT_OP_NAMES } from '../tool-registry';
 import type { Decisions } from '../types';
 
 /**
@@ -38,9 +40,9 @@ export interface ToolContext {
 }
 
 export const SEARCH_MAX_MATCHES = 50;
-export const HEAD_MAX_LINES = 200;
+export { HEAD_MAX_LINES } from '../tool-registry';
 const LINE_CHARS = 240;
-const INSPECT_OPS = ['head', 'grep', 'count', 'shape'];
+const INSPECT_OPS: readonly string[] = INSPECT_OP_NAMES;
 
 export function runTool(call: ToolCall, ctx: ToolContext): ToolOutcome {
   let args: Record<string, unknown>;
@@ -51,16 +53,19 @@ export function runTool(call: ToolCall, ctx: ToolContext): ToolOutcome {
   } catch (e) {
     return fail(`tool:${call.name}`, `invalid arguments for ${call.name}: ${(e as Error).message}`);
   }
+  if (!TOOL_DEFINITIONS.some((t) => t.name === call.name)) return fail(`tool:${call.name}`, `unknown tool "${call.name}"; the tools are ${TOOL_DEFINITIONS.map((t) => t.name).join(', ')}`);
+  // The input the registry declares (tool-registry.ts), checked as MCP checks it: anything else is the model's error.
+  const problem = toolInputProblem(call.name, args);
+  if (problem) return fail(`tool:${call.name}`, problem);
   const str = (k: string) => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
+  const int = (k: string) => (typeof args[k] === 'number' ? (args[k] as number) : undefined);
   switch (call.name) {
     case 'read_document':
       return readDocumentTool(ctx, args);
     case 'search_workspace':
-      return str('query') ? searchWorkspace(ctx.snapshot, str('query') as string) : fail('tool:search_workspace', 'search_workspace needs "query"');
-    case 'inspect_offloaded':
-      return inspectOffloaded(ctx, str('path') ?? '', str('op') ?? '', str('pattern'), typeof args.lines === 'number' ? args.lines : undefined);
+      return searchWorkspace(ctx.snapshot, str('pattern') as string, str('glob'));
     default:
-      return fail(`tool:${call.name}`, `unknown tool "${call.name}"; the tools are ${TOOL_DEFINITIONS.map((t) => t.name).join(', ')}`);
+      return inspectOffloaded(ctx, str('path') as string, str('op') ?? 'head', str('pattern'), int('lines'), int('context'));
   }
 }
 
@@ -91,13 +96,14 @@ export function queryPattern(query: string): LinePattern {
   }
 }
 
-/** search_workspace(query): matching lines of the scanned text files, `path:line: text`, first matches first. */
-export function searchWorkspace(snapshot: Snapshot, query: string): ToolOutcome {
+/** search_workspace(pattern, glob?): matching lines of the scanned text files, `path:line: text`, first matches first. */
+export function searchWorkspace(snapshot: Snapshot, query: string, glob?: string): ToolOutcome {
   const re = queryPattern(query);
   const shown: string[] = [];
   let matches = 0;
   const files = new Set<string>();
-  const searched = snapshot.files.filter((f) => !f.path.startsWith('.context/'));
+  const inGlob = glob ? picomatch(glob, { dot: true }) : () => true;
+  const searched = snapshot.files.filter((f) => !f.path.startsWith('.context/') && inGlob(f.path));
   for (const file of searched) {
     let n = 0;
     for (const line of redactLines(() => fileLines(path.join(snapshot.root, file.path)))()) {
@@ -113,8 +119,8 @@ export function searchWorkspace(snapshot: Snapshot, query: string): ToolOutcome 
   }
   const head =
     matches === 0
-      ? `no match for "${query}" in ${searched.length} files`
-      : `${matches} matching line${matches === 1 ? '' : 's'} in ${files.size} file${files.size === 1 ? '' : 's'} for "${query}"${matches > shown.length ? ` (first ${shown.length} shown)` : ''}`;
+      ? `no match for "${query}" in ${searched.length} files${glob ? ` matching ${glob}` : ''}`
+      : `${matches} matching line${matches === 1 ? '' : 's'} in ${files.size} file${files.size === 1 ? '' : 's'} for "${query}"${glob ? ` in files matching ${glob}` : ''}${matches > shown.length ? ` (first ${shown.length} shown)` : ''}`;
   return { text: [head, ...shown].join('\n'), ok: true, source: `search:"${query}"` };
 }
 

@@ -21,8 +21,9 @@ export interface ChatInputs {
  * `maxInputTokens` narrows the envelope exactly as for the panel's vscode.lm provider. The session is the chat's own
  * history (never the panel's store). The worker loads it (worker/load.ts).
  */
-export function chatInputs(service: AssemblyService, task: string, options: { maxInputTokens?: number; session?: SessionEvent[] } = {}): ChatInputs {
-  const settings = forChat(service.host.settings);
+export function chatInputs(service: AssemblyService, task: string, options: { maxInputTokens?: number; session?: SessionEvent[]; policyPath?: string } = {}): ChatInputs {
+  const chat = forChat(service.host.settings);
+  const settings = options.policyPath ? { ...chat, policyPath: options.policyPath } : chat;
   const policy = service.host.policy(settings, options.maxInputTokens);
   const snapshot = { ...service.host.requestInputs(settings), policy };
   return { snapshot, patch: { task, session: options.session ?? [] }, policy, settings };

@@ -4,9 +4,11 @@ import { num } from '../../core/report/trace';
 import type { AssemblyService } from '../assembly';
 import type { CountWith } from '../worker/ops-protocol';
 import { chatInputs } from './context';
+import { resolveInWorkspace } from '../../core/sources/guard';
+import { toolInputProblem } from '../../core/tools';
 import { fitLines, shrink, type Count } from './fit';
 
-/** The tools' names, as contributed in package.json (contributes.languageModelTools). */
+/** The tools' names: the registry's language-model tools (core/tool-registry.ts), as package.json contributes them. */
 export const TOOL_NAMES = ['assemble_context', 'read_document', 'search_workspace', 'inspect_offloaded'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -15,10 +17,11 @@ export interface ToolDeps {
   isTrusted: () => boolean;
 }
 
-interface AssembleInput { task: string }
+// The inputs the registry declares for each tool (core/tool-registry.ts); a call is checked against them first.
+interface AssembleInput { task: string; max_input?: number; policy?: string }
 interface ReadInput { path: string; heading?: string }
-interface SearchInput { query: string }
-interface InspectInput { path: string; op: string; pattern?: string; lines?: number }
+interface SearchInput { pattern: string; glob?: string }
+interface InspectInput { path: string; op?: 'head' | 'grep' | 'count' | 'shape'; pattern?: string; lines?: number; context?: number }
 
 export const RESTRICTED_TOOL = 'Context Control tools are off in Restricted Mode: a tool result goes to a model, and nothing from an untrusted workspace is sent to a model. Trust the workspace to use them.';
 /** Rebuilds under a smaller envelope when the caller's count says the result is over its budget. */
@@ -39,9 +42,11 @@ function budgetOf(deps: ToolDeps, options: vscode.LanguageModelToolInvocationOpt
 
 /** The four tools, each a thin adapter over the core function the panel's tool loop runs. */
 export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModelTool<never>> {
-  const guard = <T>(run: (input: T, options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken) => Promise<vscode.LanguageModelToolResult>) =>
+  const guard = <T>(name: ToolName, run: (input: T, options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken) => Promise<vscode.LanguageModelToolResult>) =>
     async (options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken) => {
       if (!deps.isTrusted()) return text(RESTRICTED_TOOL);
+      const problem = toolInputProblem(name, options.input);
+      if (problem) return text(problem);
       try {
         return await run(options.input, options, token);
       } catch (e) {
@@ -56,12 +61,20 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
 
   const assembleContext: vscode.LanguageModelTool<AssembleInput> = {
     prepareInvocation: ({ input }) => ({ invocationMessage: `Assembling the budgeted context for “${clip(input.task ?? '', 60)}”` }),
-    invoke: guard<AssembleInput>(async (input, options, token) => {
-      if (typeof input.task !== 'string' || !input.task.trim()) return text('assemble_context needs "task": the question or change the context is for.');
-      const { snapshot, patch, policy, settings } = inputs(input.task);
+    invoke: guard<AssembleInput>('assemble_context', async (input, options, token) => {
+      if (!input.task.trim()) return text('assemble_context needs "task": the question or change the context is for.');
+      let policyPath: string | undefined;
+      if (input.policy !== undefined) {
+        // A policy file named by the model: inside the workspace through its links, a regular file, not a secret.
+        const d = resolveInWorkspace(input.policy.trim(), { root: root() });
+        if (!d.ok) return text(`assemble_context: policy "${input.policy}" refused: ${d.why}`);
+        policyPath = d.abs;
+      }
+      const { snapshot, patch, policy, settings } = chatInputs(deps.service, input.task, { policyPath });
       const w = countWith();
-      const { budget, count } = budgetOf(deps, options, maxInput(policy), w, token);
-      let max = Math.min(maxInput(policy), budget);
+      const envelope = input.max_input ?? maxInput(policy);
+      const { budget, count } = budgetOf(deps, options, envelope, w, token);
+      let max = Math.min(envelope, budget);
       for (let attempt = 1; attempt <= ASSEMBLE_ATTEMPTS; attempt++) {
         if (token.isCancellationRequested) throw new vscode.CancellationError();
         const r = await deps.service.worker.call('renderContext', { snapshot, patch, maxInput: max, model: settings.model, encoding: settings.encoding });
@@ -85,7 +98,7 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
       if (!rel) return { invocationMessage: `Refusing to read ${input.path}: ${refused ?? 'outside the workspace'}` };
       return { invocationMessage: `Reading ${rel}${input.heading ? ` § ${input.heading}` : ''}${size !== undefined ? ` (~${num(Math.ceil(size / BYTES_PER_TOKEN))} tokens)` : ''}` };
     },
-    invoke: guard<ReadInput>(async (input, options, token) => {
+    invoke: guard<ReadInput>('read_document', async (input, options, token) => {
       const { snapshot, policy } = inputs('read_document');
       const w = countWith();
       const zone = policy.zones.documents?.max_tokens ?? policy.zones.tool_results.max_tokens;
@@ -104,25 +117,25 @@ export function chatTools(deps: ToolDeps): Record<ToolName, vscode.LanguageModel
   };
 
   const search: vscode.LanguageModelTool<SearchInput> = {
-    prepareInvocation: ({ input }) => ({ invocationMessage: `Searching the workspace for “${clip(String(input.query ?? ''), 60)}”` }),
-    invoke: guard<SearchInput>(async (input, options, token) => {
-      if (typeof input.query !== 'string' || !input.query) return text('search_workspace needs "query"');
+    prepareInvocation: ({ input }) => ({ invocationMessage: `Searching the workspace for “${clip(String(input.pattern ?? ''), 60)}”${input.glob ? ` in ${clip(String(input.glob), 40)}` : ''}` }),
+    invoke: guard<SearchInput>('search_workspace', async (input, options, token) => {
       const { snapshot, policy } = inputs('search_workspace');
       const { budget, count } = budgetOf(deps, options, policy.zones.tool_results.max_tokens, countWith(), token);
-      const result = await deps.service.worker.call('searchWorkspace', { snapshot, query: input.query });
-      const fitted = await fitLines(result.text.split('\n'), budget, count, (k, n) => `[${n - k} more matching line(s) not shown to fit ${num(budget)} tokens; narrow the query]`, `search_workspace: the matches for "${clip(input.query, 40)}" do not fit ${num(budget)} tokens.`);
+      const result = await deps.service.worker.call('searchWorkspace', { snapshot, query: input.pattern, glob: input.glob });
+      const fitted = await fitLines(result.text.split('\n'), budget, count, (k, n) => `[${n - k} more matching line(s) not shown to fit ${num(budget)} tokens; narrow the pattern]`, `search_workspace: the matches for "${clip(input.pattern, 40)}" do not fit ${num(budget)} tokens.`);
       return text(fitted.text);
     }),
   };
 
   const inspect: vscode.LanguageModelTool<InspectInput> = {
-    prepareInvocation: ({ input }) => ({ invocationMessage: `Inspecting ${input.path} (${input.op}${input.pattern ? ` /${clip(input.pattern, 30)}/` : ''})` }),
-    invoke: guard<InspectInput>(async (input, options, token) => {
+    prepareInvocation: ({ input }) => ({ invocationMessage: `Inspecting ${input.path} (${input.op ?? 'head'}${input.pattern ? ` /${clip(input.pattern, 30)}/` : ''})` }),
+    invoke: guard<InspectInput>('inspect_offloaded', async (input, options, token) => {
       const { snapshot, policy } = inputs('inspect_offloaded');
       const w = countWith();
       const { budget, count } = budgetOf(deps, options, policy.zones.tool_results.max_tokens, w, token);
-      const result = await deps.service.worker.call('inspectOffloaded', { snapshot, path: String(input.path ?? ''), op: String(input.op ?? ''), pattern: input.pattern, lines: typeof input.lines === 'number' ? input.lines : undefined, ...w });
-      const fitted = await fitLines(result.text.split('\n'), budget, count, (k, n) => `[${n - k} more line(s) not shown to fit ${num(budget)} tokens; use grep or a smaller head]`, `inspect_offloaded: the ${input.op} of ${input.path} does not fit ${num(budget)} tokens.`);
+      const op = input.op ?? 'head';
+      const result = await deps.service.worker.call('inspectOffloaded', { snapshot, path: input.path, op, pattern: input.pattern, lines: input.lines, context: input.context, ...w });
+      const fitted = await fitLines(result.text.split('\n'), budget, count, (k, n) => `[${n - k} more line(s) not shown to fit ${num(budget)} tokens; use grep or a smaller head]`, `inspect_offloaded: the ${op} of ${input.path} does not fit ${num(budget)} tokens.`);
       return text(fitted.text);
     }),
   };

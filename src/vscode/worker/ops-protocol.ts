@@ -23,8 +23,8 @@ export interface Ops {
     result: { text: string } | { refused: { sources: string[]; mandatoryTokens: number; maxInput: number } };
   };
   readDocument: { args: { snapshot: WorkerSnapshot; input: Record<string, unknown>; maxTokens: number } & CountWith; result: { text: string; found: boolean } };
-  searchWorkspace: { args: { snapshot: WorkerSnapshot; query: string }; result: { text: string } };
-  inspectOffloaded: { args: { snapshot: WorkerSnapshot; path: string; op: string; pattern?: string; lines?: number } & CountWith; result: { text: string } };
+  searchWorkspace: { args: { snapshot: WorkerSnapshot; query: string; glob?: string }; result: { text: string } };
+  inspectOffloaded: { args: { snapshot: WorkerSnapshot; path: string; op: string; pattern?: string; lines?: number; context?: number } & CountWith; result: { text: string } };
   count: { args: { text: string } & CountWith; result: number };
   /** read_document's announcement: the workspace path it would read (undefined: outside) and its size in bytes. */
   workspaceFile: { args: { root: string; path: string }; result: { rel?: string; size?: number; refused?: string } };

@@ -31,9 +31,9 @@ export const handlers: Handlers = {
     const where = result.block ? `${result.block.source}${result.block.meta.heading ? `, section "${result.block.meta.heading}"` : ''}\n\n` : '';
     return { text: `${where}${result.text}`, found: !!result.block };
   },
-  searchWorkspace: (a) => ({ text: engineFor(a.snapshot.root).search(load(a.snapshot), a.query).text }),
+  searchWorkspace: (a) => ({ text: engineFor(a.snapshot.root).search(load(a.snapshot), a.query, a.glob).text }),
   inspectOffloaded: (a) => {
-    return { text: engineFor(a.snapshot.root).inspect(load(a.snapshot), tokenizerOf(a), a.path, a.op, a.pattern, a.lines).text };
+    return { text: engineFor(a.snapshot.root).inspect(load(a.snapshot), tokenizerOf(a), a.path, a.op, a.pattern, a.lines, a.context).text };
   },
   count: (a) => tokenizerOf(a).count(a.text),
   workspaceFile: (a) => {

@@ -51,7 +51,7 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
     assert.deepEqual(Object.keys(schema('read_document').properties), ['path', 'heading']);
     assert.deepEqual(schema('read_document').required, ['path']);
     assert.deepEqual(Object.keys(schema('search_workspace').properties), ['pattern', 'glob']);
-    assert.deepEqual(Object.keys(schema('inspect_offloaded').properties), ['path', 'head', 'grep', 'context', 'count', 'shape', 'op', 'pattern', 'lines']);
+    assert.deepEqual(Object.keys(schema('inspect_offloaded').properties), ['path', 'op', 'pattern', 'lines', 'context']);
     for (const t of tools) assert.ok((t.description ?? '').length > 80, `${t.name} has a description`);
     assert.match(stderr, /ctxctl mcp: serving .*ctxctl-mcp-/);
   });
@@ -118,15 +118,16 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
   });
 
   it('inspect_offloaded counts and greps a workspace file with context, and refuses a path outside the workspace', async () => {
-    const r = await call('inspect_offloaded', { path: 'application.log', count: true, grep: 'corr=2c81d0f4', context: 0 });
+    const counted = await call('inspect_offloaded', { path: 'application.log', op: 'count' });
+    assert.equal(counted.isError, false);
+    assert.ok(textOf(counted).startsWith('<tool-output source="application.log" trust="tool-output">\napplication.log (count):\n5543 lines (5543 non-empty), 975917 bytes'), textOf(counted).slice(0, 200));
+    const r = await call('inspect_offloaded', { path: 'application.log', op: 'grep', pattern: 'corr=2c81d0f4', context: 0 });
     assert.equal(r.isError, false);
-    const text = textOf(r);
-    assert.ok(text.startsWith('<tool-output source="application.log" trust="tool-output">\napplication.log (count):\n5543 lines (5543 non-empty), 975917 bytes'), text.slice(0, 200));
-    assert.match(text, /\n\napplication\.log \(grep\):\n {3}338: .*\n {3}339: .*\n {3}340: .*\n--\n {3}349: .*Completed 400 BAD_REQUEST in 14ms\n4 matching lines\n<\/tool-output>$/);
-    // The request's form, which the trimmer's "inspect with …" hints use, gives the same grep.
+    assert.match(textOf(r), /^<tool-output source="application\.log" trust="tool-output">\napplication\.log \(grep\):\n {3}338: .*\n {3}339: .*\n {3}340: .*\n--\n {3}349: .*Completed 400 BAD_REQUEST in 14ms\n4 matching lines\n<\/tool-output>$/);
+    // The default context is one line, as the trimmer's "inspect with …" hints (op grep, pattern) get it.
     const hinted = await call('inspect_offloaded', { path: 'application.log', op: 'grep', pattern: 'corr=2c81d0f4' });
     assert.match(textOf(hinted), /^<tool-output source="application\.log" trust="tool-output">\napplication\.log \(grep\):\n {3}337- .*\n {3}338: .*corr=2c81d0f4[\s\S]*\n4 matching lines\n<\/tool-output>$/);
-    const refused = await call('inspect_offloaded', { path: '/etc/passwd', head: 3 });
+    const refused = await call('inspect_offloaded', { path: '/etc/passwd', op: 'head', lines: 3 });
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'inspect_offloaded: /etc/passwd: outside the workspace and the offload store: not inspectable');
   });
@@ -134,7 +135,7 @@ describe('ctxctl mcp (stdio, SDK client)', () => {
   it('a result over the tool-results cap is cut with a notice, and nothing is written (the tools are read-only)', async () => {
     const offload = path.join(root, '.context', 'offload');
     fs.rmSync(offload, { recursive: true, force: true });
-    const text = textOf(await call('inspect_offloaded', { path: 'application.log', grep: 'paymentMethod is required' }));
+    const text = textOf(await call('inspect_offloaded', { path: 'application.log', op: 'grep', pattern: 'paymentMethod is required' }));
     const m = /\n\[cut: (\d+) of (\d+) lines kept \(([\d\u202f]+) tokens in all, cap 1\u202f500\); nothing was stored\. Narrow the call: "grep" with a narrower pattern, or "head" with fewer lines\]\n<\/tool-output>$/.exec(text);
     assert.ok(m, text.slice(-300));
     assert.ok(Number(m[1]) < Number(m[2]));

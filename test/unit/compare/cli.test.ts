@@ -109,7 +109,7 @@ describe('ctxctl compare (dry run)', () => {
     }
     assert.ok(lean.manifest.zones.tool_results <= 300, `lean tool results ${lean.manifest.zones.tool_results}`);
     assert.ok(full.manifest.zones.tool_results > 300 && full.manifest.zones.tool_results <= 1500);
-    assert.equal(full.manifest.budget.final - lean.manifest.budget.final > full.manifest.zones.tool_results - lean.manifest.zones.tool_results - 20, true, 'the final difference is the log difference, give or take the wrapping');
+    assert.equal(full.manifest.budget.final - lean.manifest.budget.final > full.manifest.zones.tool_results - lean.manifest.zones.tool_results - 20, true, `the final difference is the log difference, give or take the wrapping: ${full.manifest.budget.final} − ${lean.manifest.budget.final} vs ${full.manifest.zones.tool_results} − ${lean.manifest.zones.tool_results}`);
     for (const zone of ['protected', 'session', 'index', 'documents']) assert.equal(lean.manifest.zones[zone], full.manifest.zones[zone], zone);
     assert.deepEqual(json.diff.entries.map((e: { change: string; source: string; variants: { verdict: string; tokens: number }[] }) => [e.change, e.source, e.variants.map((x) => [x.verdict, x.tokens])]), [
       ['tokens', 'application.log', [['trimmed', full.manifest.zones.tool_results], ['trimmed', lean.manifest.zones.tool_results]]],

@@ -191,7 +191,7 @@ describe('red team: outputs (issue 24: unquoted secrets, look-alike closers)', (
   });
 
   it('MCP inspect_offloaded head of the log: no secret, one wrapper', async () => {
-    const r = await call('inspect_offloaded', { path: 'app.log', head: 40 });
+    const r = await call('inspect_offloaded', { path: 'app.log', op: 'head', lines: 40 });
     assert.equal(r.isError, false, r.text);
     onlyItsWrapper(r.text);
     assert.deepEqual(leaks(r.text), []);
@@ -199,13 +199,13 @@ describe('red team: outputs (issue 24: unquoted secrets, look-alike closers)', (
   });
 
   it('MCP inspect_offloaded grep of the log: no secret', async () => {
-    const r = await call('inspect_offloaded', { path: 'app.log', grep: 'exec|ERROR', context: 1 });
+    const r = await call('inspect_offloaded', { path: 'app.log', op: 'grep', pattern: 'exec|ERROR', context: 1 });
     onlyItsWrapper(r.text);
     assert.deepEqual(leaks(r.text), []);
   });
 
   it('MCP inspect_offloaded grep of the hostile document: no look-alike closer left', async () => {
-    const r = await call('inspect_offloaded', { path: 'docs/payment-notes.md', grep: 'SYSTEM', context: 0 });
+    const r = await call('inspect_offloaded', { path: 'docs/payment-notes.md', op: 'grep', pattern: 'SYSTEM', context: 0 });
     assert.equal(r.isError, false, r.text);
     onlyItsWrapper(r.text);
     assert.deepEqual(leaks(r.text), []);

@@ -81,7 +81,7 @@ const RUN: Record<Surface, (l: Layout, id: HostileId, mcp: Awaited<ReturnType<ty
   },
   'mcp assemble_context policy': (l, id, mcp) => mcp.call('assemble_context', { task: 'What does the payment service do?', policy: l.arg[id] }),
   'mcp read_document': (l, id, mcp) => mcp.call('read_document', { path: l.arg[id] }),
-  'mcp inspect_offloaded': (l, id, mcp) => mcp.call('inspect_offloaded', { path: l.arg[id], head: 5 }),
+  'mcp inspect_offloaded': (l, id, mcp) => mcp.call('inspect_offloaded', { path: l.arg[id], op: 'head', lines: 5 }),
   'cli preview --task': async (l, id) => {
     const r = spawnCli(['preview', '--workspace', l.root, '--task', l.arg[id], '--json', '--no-git'], { cwd: l.root });
     return previewOutcome(r, 'task');

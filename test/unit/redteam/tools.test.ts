@@ -23,7 +23,7 @@ describe('red team: the tool loop and user regexes', () => {
   for (const pattern of ['^(a|a)*$', '^(a+)+$', '(a*)*b$', '^(a|aa)+$']) {
     it(`search_workspace with the model's pattern ${pattern} returns on a 30 000-character line (linear-time engine)`, () => {
       const { ctx } = toolWorkspace();
-      const out = runTool(call('search_workspace', { query: pattern }), ctx);
+      const out = runTool(call('search_workspace', { pattern: pattern }), ctx);
       assert.equal(out.ok, true);
       const matches = pattern === '(a*)*b$' ? 1 : 0;
       assert.match(out.text, matches ? /^1 matching line in 1 file for / : /^no match for /);
@@ -70,7 +70,7 @@ describe('red team: the tool loop and user regexes', () => {
 
   it('search_workspace never reads .env, even when the model searches for its key', () => {
     const { ctx } = toolWorkspace();
-    const out = runTool(call('search_workspace', { query: 'sk_live_' }), ctx);
+    const out = runTool(call('search_workspace', { pattern: 'sk_live_' }), ctx);
     assert.equal(out.text.includes('Canary'), false);
     assert.match(out.text, /^no match for "sk_live_"/);
   });
@@ -78,7 +78,7 @@ describe('red team: the tool loop and user regexes', () => {
   it('a search over a 3 MB single-line file shows a clipped line, and no tool writes to the workspace', () => {
     const { root, ctx } = toolWorkspace({ 'logs/big.log': 'needle ' + 'z'.repeat(3 * 1024 * 1024) + '\n' });
     const before = fingerprint(root);
-    const out = runTool(call('search_workspace', { query: 'needle' }), ctx);
+    const out = runTool(call('search_workspace', { pattern: 'needle' }), ctx);
     const line = out.text.split('\n')[1];
     assert.match(line, /^logs\/big\.log:1: needle z+…$/);
     assert.ok(line.length < 400);

@@ -59,7 +59,7 @@ describe('ctxctl send', () => {
   it('openai: streams the answer to stdout, runs the tool loop, writes the trace; the key appears nowhere', async () => {
     const root = makeWorkspace();
     const s = await startServer([
-      { sse: openaiToolCalls([{ id: 'call_1', name: 'search_workspace', args: { query: 'ttl' } }], 'Searching for the TTL.') },
+      { sse: openaiToolCalls([{ id: 'call_1', name: 'search_workspace', args: { pattern: 'ttl' } }], 'Searching for the TTL.') },
       { sse: openaiText(['The TTL is 30 minutes ', 'but the controller uses 10.']) },
     ]);
     servers.push(s);

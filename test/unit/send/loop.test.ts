@@ -79,7 +79,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     ];
     const log = Array.from({ length: 400 }, (_, i) => `2026-11-12T08:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z ${i % 50 === 7 ? 'ERROR' : 'INFO '} [req=r${1000 + i}] POST /v1/checkout ${i % 50 === 7 ? 'failed: CartExpired cart=' + i : '201 in ' + (80 + (i % 9)) + 'ms'}`).join('\n');
     const root = makeWorkspace({ '.context/session.jsonl': session.map((e) => JSON.stringify(e)).join('\n') + '\n', 'reports/checkout-errors.txt': log + '\n' }, policy);
-    const s = await serve([{ sse: openaiToolCalls([{ id: 'call_big', name: 'search_workspace', args: { query: 'POST /v1/checkout' } }]) }, { sse: openaiText(['Done.']) }]);
+    const s = await serve([{ sse: openaiToolCalls([{ id: 'call_big', name: 'search_workspace', args: { pattern: 'POST /v1/checkout' } }]) }, { sse: openaiText(['Done.']) }]);
     const clock = fakeClock();
     const outcome = await sendLoop(snapshotOf(root, policy), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock });
     assert.equal(outcome.stopped, 'answered');
@@ -115,7 +115,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const policy = 'offload: { per_result_tokens: 300, aggregate_tokens: 10000, preview_chars: 40 }\n';
     const root = makeWorkspace({ 'docs/catalog.md': '# Catalog\n\n' + Array.from({ length: 120 }, (_, i) => `- SKU-${1000 + i}: item ${i}, ${i % 7 === 0 ? 'discontinued' : 'in stock'}`).join('\n') + '\n' }, policy);
     const s = await serve((req, i) => {
-      if (i === 0) return { sse: openaiToolCalls([{ id: 'c1', name: 'search_workspace', args: { query: 'SKU-' } }]) };
+      if (i === 0) return { sse: openaiToolCalls([{ id: 'c1', name: 'search_workspace', args: { pattern: 'SKU-' } }]) };
       if (i === 1) {
         const offloaded = /the full result is at (\.context\/offload\/[^ ]+\.txt)\. /.exec(req.body)?.[1] ?? 'missing';
         return { sse: openaiToolCalls([{ id: 'c2', name: 'inspect_offloaded', args: { path: offloaded, op: 'grep', pattern: 'SKU-10(07|49)' } }]) };
@@ -151,7 +151,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
 
   it('stops at the step limit when the model keeps asking for tools, and says so', async () => {
     const root = makeWorkspace();
-    const s = await serve((_req, i) => ({ sse: openaiToolCalls([{ id: `c${i}`, name: 'search_workspace', args: { query: 'CartExpired' } }]) }));
+    const s = await serve((_req, i) => ({ sse: openaiToolCalls([{ id: `c${i}`, name: 'search_workspace', args: { pattern: 'CartExpired' } }]) }));
     const clock = fakeClock();
     const notices: string[] = [];
     const outcome = await sendLoop(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, maxSteps: 2, onNotice: (m) => notices.push(m) });
@@ -196,7 +196,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
 
   it('speaks the Anthropic shape through the loop: tool_result follows its tool_use', async () => {
     const root = makeWorkspace();
-    const s = await serve([{ sse: anthropicToolUse([{ id: 'toolu_9', name: 'search_workspace', args: { query: 'ttl' } }]) }, { sse: anthropicText(['Found it.']) }]);
+    const s = await serve([{ sse: anthropicToolUse([{ id: 'toolu_9', name: 'search_workspace', args: { pattern: 'ttl' } }]) }, { sse: anthropicText(['Found it.']) }]);
     const clock = fakeClock();
     const outcome = await sendLoop(snapshotOf(root), { provider: new AnthropicProvider({ apiKey: KEY, baseUrl: s.url, clock }), model: 'claude-haiku-4-5', clock });
     assert.equal(outcome.stopped, 'answered');

@@ -85,7 +85,7 @@ describe('read-only tools', () => {
     const shape = runTool(call('inspect_offloaded', { path: '.context/offload/payload-0123456789ab.json', op: 'shape' }), ctx);
     assert.equal(shape.ok, true);
     assert.match(shape.text, /^\.context\/offload\/payload-0123456789ab\.json \(shape\):\nJSON\n/);
-    assert.equal(run({ op: 'tail' }).text, 'unknown op "tail"; ops are head, grep, count, shape');
+    assert.equal(run({ op: 'tail' }).text, 'invalid arguments for inspect_offloaded: "op" must be one of "head", "grep", "count", "shape", got "tail"');
     assert.equal(run({ op: 'grep' }).text, 'grep needs "pattern"');
   });
 
@@ -104,14 +104,14 @@ describe('read-only tools', () => {
       text: 'invalid arguments for read_document: Unexpected end of JSON input',
     });
     assert.equal(runTool(call('write_file', { path: 'a' }), ctx).text, 'unknown tool "write_file"; the tools are read_document, search_workspace, inspect_offloaded');
-    assert.equal(runTool(call('search_workspace', {}), ctx).text, 'search_workspace needs "query"');
+    assert.equal(runTool(call('search_workspace', {}), ctx).text, 'invalid arguments for search_workspace: "pattern" is required');
     assert.match(runTool(call('inspect_offloaded', { path: '.context/offload/search_workspace-c9-0123456789ab.txt', op: 'grep', pattern: '(' }), ctx).text, /^inspect_offloaded: invalid regular expression \/\(\/: /);
   });
 
   it('no tool writes to the workspace', () => {
     const before = tree(root);
     runTool(call('read_document', { path: 'docs/runbook.md' }), ctx);
-    runTool(call('search_workspace', { query: '.*' }), ctx);
+    runTool(call('search_workspace', { pattern: '.*' }), ctx);
     for (const op of ['head', 'grep', 'count', 'shape']) runTool(call('inspect_offloaded', { path: '.context/offload/payload-0123456789ab.json', op, pattern: 'sku' }), ctx);
     assert.deepEqual(tree(root), before);
   });
