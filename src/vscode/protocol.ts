@@ -1,3 +1,4 @@
+import type { DroppedEvidence } from '../view-model/dropped';
 import type { EnvelopePart } from '../view-model/envelope';
 import type { NotSentItem } from '../view-model/not-sent';
 import type { TraceRow } from '../view-model/trace-table';
@@ -59,8 +60,12 @@ export interface PanelDetails {
   cache?: { prefixTokens: number; prefixHash: string; changed?: boolean };
   /** Pinned blocks by block id → pin id, for Unpin. */
   pins: Record<string, string>;
+  /** The user's override of each source shown that has one (`.context/overrides.json`), for Reset to automatic. */
+  overrides: Record<string, 'include' | 'exclude'>;
   /** The task file the settings name (the task when the task box is empty). */
   taskFile: string;
+  /** The key evidence the budget dropped, and the window at which the chain sends it all (verified by assembling). */
+  dropped?: { items: DroppedEvidence[]; window: number; windowToFit?: number };
   /** Budget figures of the trace's head. */
   head?: { maxInput: number; mandatory: number; /** What the mandatory figure holds (protected + session summary + framing). */ mandatoryParts?: string; final: number; bytes?: number; model: string; encoding?: string };
 }
@@ -124,8 +129,9 @@ export type PanelActionMessage =
   | { type: 'blockAction'; action: BlockAction; source: string; blockId?: string }
   | { type: 'unpin'; pinId: string };
 
-export type BlockAction = 'include' | 'exclude' | 'pin' | 'open' | 'copy';
-export const BLOCK_ACTIONS: readonly BlockAction[] = ['include', 'exclude', 'pin', 'open', 'copy'];
+/** reset: clear the override (Reset to automatic); policy: open the policy line of a built-in block. */
+export type BlockAction = 'include' | 'exclude' | 'reset' | 'pin' | 'policy' | 'open' | 'copy';
+export const BLOCK_ACTIONS: readonly BlockAction[] = ['include', 'exclude', 'reset', 'pin', 'policy', 'open', 'copy'];
 
 /** Every message the webview may post. */
 export type OutgoingMessage = PanelMessage | PanelActionMessage;

@@ -12,7 +12,7 @@ function sentBlock(p: PanelPreview, b: PanelBlock, i: number): HTMLElement {
   const pinId = p.details?.pins[b.id];
   const summary = el('summary', { id: `sum-${i}`, 'aria-label': `${b.kind} ${b.source}, ${fmt(b.tokens)} tokens` }, el('span', { class: `kind zone-${b.zone}` }, b.kind), sourceLabel(b.source), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`));
   summary.addEventListener('keydown', (e) => moveBetween(e, summary));
-  const details = el('details', { class: 'block' }, summary, el('p', { class: 'reason' }, b.reason), itemActions({ source: b.source, blockId: b.id, pinId, sent: true }), el('pre', { class: 'text' }, b.text || '(text not shown)'));
+  const details = el('details', { class: 'block' }, summary, el('p', { class: 'reason' }, b.reason), itemActions({ source: b.source, kind: b.kind, blockId: b.id, pinId, sent: true, protected: b.zone === 'protected', override: p.details?.overrides[b.source] }), el('pre', { class: 'text' }, b.text || '(text not shown)'));
   details.open = ui.open.has(b.id);
   details.addEventListener('toggle', () => (details.open ? ui.open.add(b.id) : ui.open.delete(b.id)));
   return el('li', {}, details);
@@ -28,9 +28,9 @@ function moveBetween(e: KeyboardEvent, from: HTMLElement): void {
   to.focus();
 }
 
-function notSentItem(n: NotSentItem): HTMLElement {
+function notSentItem(p: PanelPreview, n: NotSentItem): HTMLElement {
   const tokens = n.tokens !== undefined ? el('span', { class: 'tokens' }, `${formatTokens(n.tokens, n.exact)} tok`) : undefined;
-  return el('li', { class: `ns-item ns-${n.group}` }, el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, n.kind), sourceLabel(n.source), tokens), el('p', { class: 'reason' }, n.reason), itemActions({ source: n.source, sent: false, group: n.group }));
+  return el('li', { class: `ns-item ns-${n.group}` }, el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, n.kind), sourceLabel(n.source), tokens), el('p', { class: 'reason' }, n.reason), itemActions({ source: n.source, kind: n.kind, sent: false, protected: false, group: n.group, override: p.details?.overrides[n.source] }));
 }
 
 function notSent(p: PanelPreview): HTMLElement | undefined {
@@ -41,7 +41,7 @@ function notSent(p: PanelPreview): HTMLElement | undefined {
   for (const g of NOT_SENT_GROUPS) {
     const group = items.filter((n) => n.group === g.group);
     if (!group.length) continue;
-    const d = el('details', { class: 'ns-group', id: `ns-${g.group}` }, el('summary', {}, `${g.title} (${group.length})`), el('ul', {}, ...group.map(notSentItem)));
+    const d = el('details', { class: 'ns-group', id: `ns-${g.group}` }, el('summary', {}, `${g.title} (${group.length})`), el('ul', {}, ...group.map((n) => notSentItem(p, n))));
     d.open = !ui.open.has(`closed:${g.group}`);
     d.addEventListener('toggle', () => (d.open ? ui.open.delete(`closed:${g.group}`) : ui.open.add(`closed:${g.group}`)));
     section.append(d);

@@ -3,7 +3,7 @@
    protocol. Runs under a nonce CSP. */
 import type { HostMessage, PanelPreview } from '../vscode/protocol';
 import { blocksPane } from './blocks';
-import { budget, ladderWarnings } from './budget';
+import { budget, droppedWarning, ladderWarnings } from './budget';
 import { comparePane } from './compare';
 import { actions, pickers, taskBox } from './controls';
 import { changesPane } from './diff';
@@ -68,7 +68,8 @@ document.addEventListener('focusin', (e) => {
 function render(): void {
   const p = ui.preview;
   const ladder = p ? ladderWarnings(p) : undefined;
-  dynamic.replaceChildren(...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
+  const dropped = p ? droppedWarning(p) : undefined;
+  dynamic.replaceChildren(...(dropped ? [dropped] : []), ...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
   const active = document.activeElement;
   // Only while the view has focus: focusing an element of an unfocused view would move the focus on its next return.
   if (lastFocus && document.hasFocus() && (!active || active === document.body)) document.getElementById(lastFocus)?.focus();

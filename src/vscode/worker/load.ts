@@ -1,5 +1,7 @@
 /** Worker side: a snapshot from the inputs the host sent (no `vscode`; runs in the worker threads). */
-import { assemble, type Assembly } from '../../core/chain/assemble';
+import { assemble, type AssembleOptions, type Assembly } from '../../core/chain/assemble';
+import { windowToFit } from '../../core/chain/fit-window';
+import { droppedEvidence } from '../../view-model/dropped';
 import { orderBlocks, wrap } from '../../core/chain/render';
 import { RelevanceIndex } from '../../core/relevance/index';
 import { writeRecord } from '../../core/report/record';
@@ -9,7 +11,7 @@ import { loadSnapshot, type Snapshot } from '../../core/sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from '../../core/tokens';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import type { CountWith } from './ops-protocol';
-import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type SnapshotView, type WorkerSnapshot } from './protocol';
+import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type FitResult, type SnapshotView, type WorkerSnapshot } from './protocol';
 
 /**
  * Load the snapshot, reading unsaved buffers before the disk. With a chat patch, the prompt is the task as literal
@@ -52,7 +54,30 @@ export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s
   const snapshot = load(req.snapshot, req.patch);
   onSnapshot(snapshot);
   const summaries = req.patch ? undefined : workspaceSummaries(snapshot.root, req.snapshot.sessionFile);
-  const assembly = assemble(snapshot, { ...req.options, summaries, relevanceIndex: indexFor(snapshot.root) });
+  const options = { ...req.options, summaries, relevanceIndex: indexFor(snapshot.root) };
+  const assembly = assemble(snapshot, options);
   if (req.recordDir) writeRecord(req.recordDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
-  return resultOf(assembly, snapshot);
+  return { ...resultOf(assembly, snapshot), fit: fitOf(assembly, snapshot, options) };
+}
+
+/** Time the window search may take after an assembly that dropped evidence (the panel waits for it). */
+const FIT_BUDGET_MS = 1500;
+
+/**
+ * The key evidence the budget dropped, and the window that would send it all, found by assembling the same inputs
+ * at larger windows (core/chain/fit-window.ts); undefined when nothing was dropped.
+ */
+function fitOf(assembly: Assembly, snapshot: Snapshot, options: AssembleOptions): FitResult | undefined {
+  const dropped = droppedEvidence(assembly.manifest);
+  if (!dropped.length) return undefined;
+  const started = Date.now();
+  const sources = dropped.map((d) => d.source);
+  const window = windowToFit({
+    policy: snapshot.policy,
+    sources,
+    needed: dropped.reduce((n, d) => n + (d.tokens ?? 0), 0),
+    assembleAt: (w) => assemble({ ...snapshot, policy: { ...snapshot.policy, envelope: { ...snapshot.policy.envelope, window: w } } }, { ...options, previousPrefixHash: undefined }),
+    stop: () => Date.now() - started > FIT_BUDGET_MS,
+  });
+  return { sources, ...(window !== undefined ? { window } : {}) };
 }

@@ -53,7 +53,7 @@ describe('overrides stage', () => {
     assert.deepEqual(out.value.kept.map((b) => b.source), ['builtin:system', 'notes.md', 'docs/kept.md', 'app.log']);
     assert.deepEqual(out.decisions.warnings?.map((w) => `${w.source}: ${w.message}`), [
       'notes.md: excluded by you, but it is pinned: it stays in the request; unpin it to leave it out',
-      'docs/gone.md: included by you, but it is not a document, decision or source file of this workspace: no effect',
+      'docs/gone.md: included by you, but it is not a document, decision, source file or tool output of this workspace: no effect',
     ]);
   });
 
