@@ -64,3 +64,9 @@ export function notSentOf(m: NotSentSections): NotSentItem[] {
   const order = NOT_SENT_GROUPS.map((g) => g.group);
   return out.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
 }
+
+/** The filter box of a long list: every word of the filter in the item's source, kind or reason, case-insensitive. */
+export function matchesFilter(n: Pick<NotSentItem, 'source' | 'kind' | 'reason'>, filter: string): boolean {
+  const hay = `${n.source} ${n.kind} ${n.reason}`.toLowerCase();
+  return filter.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w));
+}

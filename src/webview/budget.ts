@@ -3,14 +3,36 @@
 import { droppedBanner } from '../view-model/dropped';
 import { formatPercent } from '../view-model/format';
 import { small, toolbar } from './item-actions';
-import { send } from './state';
+import { send, ui } from './state';
 import { el, fmt } from './dom';
 import type { PanelPreview } from '../vscode/protocol';
 
 const LABEL: Record<string, string> = { tool_results: 'tool results', output_reserve: 'output reserve', free: 'free room' };
 const label = (part: string) => LABEL[part] ?? part;
 
+/** When the run under way started (the panel's clock), for the seconds shown beside the progress bar. */
+let busySince: number | undefined;
+setInterval(() => {
+  const t = document.getElementById('assembling-time');
+  if (t && busySince !== undefined) t.textContent = `${Math.floor((performance.now() - busySince) / 1000)} s`;
+}, 1000);
+
+/** The progress of an assembly under way: in the panel, not only in the status bar; the last figures stay beside it. */
+function progress(p: PanelPreview): HTMLElement | undefined {
+  if (!ui.busy) {
+    busySince = undefined;
+    return undefined;
+  }
+  busySince ??= performance.now();
+  const what = p.final === undefined ? 'Assembling the request: reading the workspace, ranking and counting…' : 'Updating the request…';
+  return el('div', { class: 'assembling', id: 'assembling', role: 'status', 'aria-live': 'polite' }, el('progress', { 'aria-label': 'Assembling the request' }), el('span', {}, `${what} `), el('span', { id: 'assembling-time' }, `${Math.floor((performance.now() - busySince) / 1000)} s`));
+}
+
 function head(p: PanelPreview): HTMLElement {
+  if (p.final === undefined && p.status !== 'refused') {
+    // No figures yet: say so in words, never "– / – tokens".
+    return el('div', { class: `budget-head status-${p.status}`, id: 'budget-text', role: 'status', 'aria-live': 'polite' }, ui.busy ? 'No figures yet: the first assembly is under way.' : 'No request yet.');
+  }
   const ratio = p.final !== undefined && p.maxInput ? p.final / p.maxInput : NaN;
   const over = p.details?.envelope?.over ?? 0;
   const tail = p.status === 'refused' ? ` — refused: over by ${fmt(over)}` : p.status === 'warning' ? ' — close to the limit' : '';
@@ -92,5 +114,5 @@ function cacheLine(p: PanelPreview): HTMLElement | undefined {
 }
 
 export function budget(p: PanelPreview): HTMLElement {
-  return el('section', { class: 'budget' }, head(p), bar(p), legend(p), cacheLine(p));
+  return el('section', { class: 'budget' }, progress(p), head(p), bar(p), legend(p), cacheLine(p));
 }

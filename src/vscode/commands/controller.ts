@@ -29,6 +29,12 @@ export class HostController extends Disposable implements PanelController {
   ) {
     super();
     this.onDidChange = service.host.onDidChange;
+    // Every run shows in the panel, the first and the background ones too, not only the status bar's spinner.
+    this._register(service.onDidBusy((busy) => this.post({ type: 'busy', busy })));
+  }
+
+  busy(): boolean {
+    return this.service.busy;
   }
 
   get root(): string | undefined {

@@ -85,6 +85,8 @@ export interface PanelActions {
 export interface PanelController extends PanelActions {
   current(): AssemblyState;
   settings(): Settings;
+  /** An assembly is under way (the panel shows its progress when it opens during one). */
+  busy(): boolean;
   readonly onDidChange: vscode.Event<Change>;
   /** Messages for the webview: busy, send progress, a comparison. */
   readonly onDidPost: vscode.Event<HostMessage>;
@@ -182,6 +184,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
         await this.postInit();
         for (const m of this.queue.splice(0)) this.post(m);
         this.post({ type: 'preview', preview: previewFor(this.shown ?? this.actions.current(), this.actions.settings()) });
+        if (this.actions.busy()) this.post({ type: 'busy', busy: true });
       },
       preview: (m) => this.actions.preview(m.task),
       send: (m) => this.actions.send(m.task),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notSentOf } from '../../../src/view-model/not-sent';
+import { matchesFilter, notSentOf } from '../../../src/view-model/not-sent';
 import { traceRows } from '../../../src/view-model/trace-table';
 import { manifestOf } from '../compare/fixture';
 
@@ -45,6 +45,14 @@ describe('panel: not sent', () => {
       indexed: [{ source: 'src/Pay.java', kind: 'source_code', reason: 'did not fit the budget (46 tokens left): in the index, available on demand', tokens: 900, limit: 'budget' }],
     });
     assert.deepEqual(notSentOf(dropped).map((n) => `${n.group} ${n.source}`), ['dropped application.log', 'dropped docs/adr/adr-012.md', 'dropped docs/old.md', 'dropped src/Pay.java', 'rejected docs/adr/adr-008.md']);
+  });
+
+  it('filters a long list by every word of the filter in the path, kind or reason, case-insensitive', () => {
+    const items = notSentOf(m);
+    assert.deepEqual(items.filter((n) => matchesFilter(n, 'APPLICATION ladder')).map((n) => `${n.group} ${n.source}`), ['degraded application.log']);
+    assert.deepEqual(items.filter((n) => matchesFilter(n, 'session_group')).map((n) => n.source), ['.context/session.jsonl#e17']);
+    assert.equal(items.filter((n) => matchesFilter(n, '  ')).length, items.length);
+    assert.deepEqual(items.filter((n) => matchesFilter(n, 'nothing-like-this')), []);
   });
 
   it('an empty manifest has nothing not sent', () => {
