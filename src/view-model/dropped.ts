@@ -1,12 +1,13 @@
 /**
  * What the budget left out: blocks that did not fit (the fill's budget or zone cap, a ladder step), apart from what
  * relevance, a superseding decision or the user left out. The key evidence among them (tool output, source files,
- * decisions, documents) is announced at the top of the panel with the window that would have held it.
+ * decisions: what the task is answered from) is announced at the top of the panel with the window that would have held it.
  */
 import type { Decision } from '../core/types';
 import { formatNumber } from './format';
 
-const EVIDENCE_ORDER = ['tool_result', 'source_code', 'decision', 'document'];
+/** Key evidence, in the banner's order; a dropped document stays in the list (it is in the index, on demand). */
+const EVIDENCE_ORDER = ['tool_result', 'source_code', 'decision'];
 
 /** Dropped to fit: a fill that ran out of budget or zone, a ladder step, or session events the budget left out. */
 export function isDroppedToFit(d: Decision): boolean {
@@ -21,7 +22,7 @@ export interface DroppedEvidence {
   indexed: boolean;
 }
 
-/** The evidence dropped to fit, once per source: tool output first, then source files, decisions, documents. */
+/** The key evidence dropped to fit, once per source: tool output first, then source files, then decisions. */
 export function droppedEvidence(m: { rejected: Decision[]; indexed: Decision[] }): DroppedEvidence[] {
   const seen = new Set<string>();
   const out: DroppedEvidence[] = [];
@@ -35,7 +36,7 @@ export function droppedEvidence(m: { rejected: Decision[]; indexed: Decision[] }
   return out.sort((a, b) => EVIDENCE_ORDER.indexOf(a.kind) - EVIDENCE_ORDER.indexOf(b.kind));
 }
 
-const KIND_WORD: Record<string, string> = { tool_result: 'tool output', decision: 'decision', document: 'document' };
+const KIND_WORD: Record<string, string> = { tool_result: 'tool output', decision: 'decision' };
 
 /** A dropped item as the banner names it: the file's name, with what it is unless it is source code. */
 export function droppedName(d: DroppedEvidence): string {

@@ -107,10 +107,16 @@ export type HostMessage =
   | { type: 'busy'; busy: boolean }
   | { type: 'sendStarted'; provider: string; model: string }
   | { type: 'sendDelta'; text: string }
-  | { type: 'sendDone'; error?: string; note?: string; usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } };
+  | { type: 'sendDone'; error?: string; /** The button that fixes the error (Set API Key…). */ fix?: ProviderFix; note?: string; /** The dry run's request file: shown once, as a link. */ file?: string; usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } };
+
+/** The fixes a provider error offers (core/providers/errors.ts), run by the host. */
+export type ProviderFix = 'Set API Key' | 'Select model' | 'Check network / base URL';
+export const PROVIDER_FIXES: readonly ProviderFix[] = ['Set API Key', 'Select model', 'Check network / base URL'];
 
 export type PanelMessage =
   | { type: 'ready' }
+  | { type: 'providerFix'; fix: ProviderFix }
+  | { type: 'openFile'; file: string }
   | { type: 'preview'; task: string }
   | { type: 'send'; task: string }
   | { type: 'cancel' }
@@ -146,6 +152,8 @@ type Shapes<U extends { type: string }> = { [K in U['type']]: { [F in Exclude<ke
 
 const PANEL_SHAPES: Shapes<PanelMessage> = {
   ready: {},
+  providerFix: { fix: PROVIDER_FIXES },
+  openFile: { file: 'string' },
   preview: { task: 'string' },
   send: { task: 'string' },
   cancel: {},

@@ -4,13 +4,13 @@ import { matchesFilter, NOT_SENT_GROUPS, type NotSentItem } from '../view-model/
 import { formatTokens } from '../view-model/format';
 import type { PanelBlock, PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
-import { itemActions, sourceLabel, toolbar } from './item-actions';
+import { itemActions, sourceLabel, sourceText, toolbar } from './item-actions';
 import { refusedSection } from './refused';
 import { ui } from './state';
 
 function sentBlock(p: PanelPreview, b: PanelBlock, i: number): HTMLElement {
   const pinId = p.details?.pins[b.id];
-  const summary = el('summary', { id: `sum-${i}`, 'aria-label': `${b.kind} ${b.source}, ${fmt(b.tokens)} tokens` }, el('span', { class: `kind zone-${b.zone}` }, b.kind), sourceLabel(b.source), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`));
+  const summary = el('summary', { id: `sum-${i}`, 'aria-label': `${b.kind} ${b.source}, ${fmt(b.tokens)} tokens` }, el('span', { class: `kind zone-${b.zone}` }, b.kind), sourceText(b.source), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`));
   summary.addEventListener('keydown', (e) => moveBetween(e, summary));
   const details = el('details', { class: 'block' }, summary, el('p', { class: 'reason' }, b.reason), itemActions({ source: b.source, kind: b.kind, blockId: b.id, pinId, sent: true, protected: b.zone === 'protected', override: p.details?.overrides[b.source] }), el('pre', { class: 'text' }, b.text || '(text not shown)'));
   details.open = ui.open.has(b.id);

@@ -70,10 +70,21 @@ export function itemActions(t: Target): HTMLElement {
   return toolbar(`Actions for ${t.source}`, buttons);
 }
 
+/** A path with a break opportunity after each separator: at any width it wraps between folders, never mid-name. */
+export function pathText(source: string): (string | HTMLElement)[] {
+  const parts = source.split(/(?<=[/#])/);
+  return parts.flatMap((p, i) => (i < parts.length - 1 ? [p, el('wbr')] : [p]));
+}
+
+/** A source in a block's row: plain text (a click on the row expands it; Open is among its actions). */
+export function sourceText(source: string): HTMLElement {
+  return el('span', { class: `source${isBuiltin(source) ? ' builtin' : ''}`, title: source }, ...pathText(source));
+}
+
 /** A source as text: a link-looking span for a file (a click opens it), plain text for a built-in. */
 export function sourceLabel(source: string): HTMLElement {
   if (isBuiltin(source)) return el('span', { class: 'source builtin', title: `${source}: produced by the extension, not a file` }, source);
-  const s = el('span', { class: 'source link', title: `Open ${source}` }, source);
+  const s = el('span', { class: 'source link', title: `Open ${source}` }, ...pathText(source));
   s.addEventListener('click', (e) => {
     e.preventDefault();
     e.stopPropagation();

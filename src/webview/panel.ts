@@ -120,6 +120,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       ui.sending = true;
       ui.answer = '';
       ui.answerFailed = false;
+      ui.answerFix = undefined;
+      ui.answerFile = undefined;
       ui.answerNote = `Sending to ${m.provider} (${m.model})…`;
       ui.tab = 'answer';
       break;
@@ -139,6 +141,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'sendDone': {
       ui.sending = false;
       ui.answerFailed = !!m.error;
+      ui.answerFix = m.fix;
+      ui.answerFile = m.file;
       const u = m.usage;
       const usage = u ? ` Input ${fmt(u.inputTokens)} tokens${u.cachedTokens !== undefined ? `, ${fmt(u.cachedTokens)} from the provider's cache` : ''}; output ${fmt(u.outputTokens)}.` : '';
       ui.answerNote = m.error ? `Failed: ${m.error}` : `${m.note ?? 'Done.'}${usage}`;

@@ -4,7 +4,7 @@
 import { refusalAdvice } from '../view-model/refusal';
 import type { PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
-import { itemActions, small, toolbar } from './item-actions';
+import { itemActions, pathText, small, toolbar } from './item-actions';
 import { send } from './state';
 
 export function refusedSection(p: PanelPreview): HTMLElement {
@@ -16,7 +16,7 @@ export function refusedSection(p: PanelPreview): HTMLElement {
     return el(
       'li',
       { class: `refused-block${override === 'include' ? ' refused-cause' : ''}` },
-      el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, b.kind), el('span', { class: 'source' }, b.source), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`)),
+      el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, b.kind), el('span', { class: 'source' }, ...pathText(b.source)), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`)),
       cause,
       itemActions({ source: b.source, kind: b.kind, blockId: b.id, sent: false, protected: override !== 'include', pinId: p.details?.pins[b.id], override, group: 'refused', labels: { reset: 'Remove include' } }),
     );

@@ -5,7 +5,7 @@ import { resolveInWorkspace } from '../../core/sources/guard';
 import type { AssemblyService } from '../assembly';
 import { Disposable } from '../disposable';
 import type { HostMessage } from '../protocol';
-import { showProviderError } from '../provider-toast';
+import { providerErrorOf, showProviderError } from '../provider-toast';
 import { sendRequest } from '../send';
 import type { Settings } from '../settings';
 import type { AssemblyState, Change } from '../state';
@@ -103,7 +103,7 @@ export class HostController extends Disposable implements PanelController {
     const settings = state.settings;
     this.post({ type: 'sendStarted', provider: settings.provider, model: settings.model });
     try {
-      const { note, usage } = await sendRequest({
+      const { note, usage, file } = await sendRequest({
         state,
         settings,
         snapshot: this.service.host.requestInputs(settings),
@@ -115,9 +115,10 @@ export class HostController extends Disposable implements PanelController {
         token: cts.token,
         onText: (t) => this.post({ type: 'sendDelta', text: t }),
       });
-      this.post({ type: 'sendDone', note, usage });
+      this.post({ type: 'sendDone', note, usage, ...(file ? { file } : {}) });
     } catch (e) {
-      this.post({ type: 'sendDone', error: showProviderError(e) });
+      const fix = providerErrorOf(e).action;
+      this.post({ type: 'sendDone', error: showProviderError(e), ...(fix ? { fix } : {}) });
     } finally {
       if (this.inFlight === cts) this.inFlight = undefined;
       cts.dispose();

@@ -11,15 +11,16 @@ const rejected = [
 const indexed = [
   { source: 'src/main/java/PaymentController.java', kind: 'source_code' as const, reason: 'did not fit the budget (46 tokens left): in the index, available on demand', tokens: 900, limit: 'budget' },
   { source: 'docs/runbook.md', kind: 'document' as const, reason: 'below the relevance threshold 30%', tokens: 400 },
+  { source: 'docs/architecture.md', kind: 'document' as const, reason: 'did not fit the budget (151 tokens left): in the index, available on demand', tokens: 6436, limit: 'budget' },
 ];
 
 describe('view model: dropped to fit', () => {
   it('tells a drop by the budget from a superseded or irrelevant one', () => {
     assert.deepEqual(rejected.map(isDroppedToFit), [false, true, true, true]);
-    assert.deepEqual(indexed.map(isDroppedToFit), [true, false]);
+    assert.deepEqual(indexed.map(isDroppedToFit), [true, false, true]);
   });
 
-  it('lists the key evidence once, tool output first, then source files and decisions; session events are not evidence', () => {
+  it('lists the key evidence once, tool output first, then source files and decisions; session events and documents are not key evidence', () => {
     assert.deepEqual(droppedEvidence({ rejected, indexed }), [
       { source: 'application.log', kind: 'tool_result', tokens: 85, indexed: false },
       { source: 'src/main/java/PaymentController.java', kind: 'source_code', tokens: 900, indexed: true },
