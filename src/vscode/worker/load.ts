@@ -61,7 +61,7 @@ export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s
 }
 
 /** Time the window search may take after an assembly that dropped evidence (the panel waits for it). */
-const FIT_BUDGET_MS = 1500;
+const FIT_BUDGET_MS = 3000;
 
 /**
  * The key evidence the budget dropped, and the window that would send it all, found by assembling the same inputs
