@@ -26,7 +26,7 @@ export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[],
   const isExcluded = (b: Block) => {
     if (decide(b) !== 'exclude') return false;
     if (b.mandatory || !OVERRIDABLE.has(b.kind)) {
-      warnings.push({ source: b.source, message: `excluded by you, but it is ${b.kind === 'pinned' ? 'pinned' : `protected (${b.kind})`}: it stays in the request; unpin it to leave it out` });
+      warnings.push({ source: b.source, message: `excluded by you, but it is ${b.kind === 'pinned' ? 'pinned' : `protected (${b.kind})`}: it stays in the request; ${protectedFix(b.kind)}` });
       return false;
     }
     touched.add(b.source);
@@ -70,6 +70,13 @@ export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[],
       warnings: [...(pruned.decisions.warnings ?? []), ...warnings],
     },
   };
+}
+
+/** How a protected block leaves the request, in the words of its kind: an exclude cannot do it. */
+function protectedFix(kind: string): string {
+  if (kind === 'pinned') return 'unpin it to leave it out';
+  if (kind === 'current_task') return 'the task is always sent';
+  return `shorten it, or take ${kind} out of the policy's mandatory list to leave it out`;
 }
 
 /**

@@ -57,6 +57,17 @@ describe('overrides stage', () => {
     ]);
   });
 
+  it('says how a protected rule or the task leaves the request, since an exclude cannot: never "unpin" for what is not pinned', () => {
+    const rule = { ...block('agents_md', 'AGENTS.md', 'rules'), mandatory: true };
+    const task = { ...block('current_task', 'ticket.md', 'why?'), mandatory: true };
+    const p = pruned();
+    const out = applyOverrides({ ...p, value: { ...p.value, kept: [...p.value.kept, rule, task] } }, [...candidates, rule, task], { include: [], exclude: ['AGENTS.md', 'ticket.md'] });
+    assert.deepEqual(out.decisions.warnings?.map((w) => `${w.source}: ${w.message}`), [
+      "AGENTS.md: excluded by you, but it is protected (agents_md): it stays in the request; shorten it, or take agents_md out of the policy's mandatory list to leave it out",
+      'ticket.md: excluded by you, but it is protected (current_task): it stays in the request; the task is always sent',
+    ]);
+  });
+
   it('includes every file below a folder ending in /', () => {
     const out = applyOverrides(pruned(), candidates, { include: ['docs/'], exclude: [] });
     assert.deepEqual(out.value.kept.filter((b) => b.meta.override).map((b) => b.source), ['docs/kept.md', 'docs/adr/0007.md', 'docs/distractor.md']);
