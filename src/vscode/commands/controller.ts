@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { num } from '../../core/report/trace';
@@ -170,6 +171,11 @@ export class HostController extends Disposable implements PanelController {
 
   async policies(): Promise<string[]> {
     const found = await vscode.workspace.findFiles('**/.context/*.{yaml,yml}', '**/node_modules/**', 20);
-    return found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f)).sort();
+    const list = found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f));
+    // The configured policy is listed whenever it exists, wherever it is: the picker names a missing one as the defaults.
+    const configured = this.settings().policyPath;
+    const root = this.root;
+    if (root && configured && !list.includes(configured) && fs.existsSync(path.join(root, configured))) list.push(configured);
+    return list.sort();
   }
 }

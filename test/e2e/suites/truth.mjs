@@ -32,13 +32,19 @@ export default async function (h) {
     fs.writeFileSync(path.join(workspace, '.context', 'policies', name), text);
     return `.context/policies/${name}`;
   };
+  /** Only the Request view open, so the screenshots show the panel, not the views below it. */
+  const onlyRequest = async () => {
+    await showViews('Request');
+    const calls = page.locator('.part.sidebar .pane-header').filter({ hasText: /^Agent Calls$/i }).first();
+    if ((await calls.count()) && (await calls.getAttribute('aria-expanded')) === 'true') await calls.click();
+  };
   const sentBlock = (panel, source) => panel.locator('ol.blocks details').filter({ has: panel.locator('summary .source', { hasText: new RegExp(`^${source.replace(/\./g, '\\.')}$`) }) }).first();
 
   await test('truth: Include on a log left out of tool output sends it as "included by you"; Reset to automatic undoes it', async () => {
     await sidebarWidth(page, 520);
     await settings({ 'contextControl.policyPath': '.context/policy.yaml', 'contextControl.provider': 'dry-run' });
     await h.showContainer();
-    await showViews('Request');
+    await onlyRequest();
     const panel = await panelFrame();
     await panel.locator('#tab-blocks').click();
     await preview(panel);
@@ -91,6 +97,7 @@ export default async function (h) {
     const fix = (await panel.locator('#refused-fix').textContent()) ?? '';
     expect(/raise the window to [\d\u202f]+/.test(fix), `the fix gives the window that would fit: ${fix}`);
     await settle(page);
+    await refused.scrollIntoViewIfNeeded();
     await shot('refused-include', { locator: sidebar() });
     await row.locator('button.act-reset').click();
     await refused.waitFor({ state: 'detached', timeout: 60_000 });
@@ -112,6 +119,7 @@ export default async function (h) {
     const groups = await panel.locator('#not-sent .ns-group > summary').allTextContents();
     expect(groups.some((g) => /^Dropped to fit the budget \(\d+\)$/.test(g)) && groups.some((g) => /^Left out: not relevant, superseded or excluded \(\d+\)$/.test(g)), `drops apart from superseded: ${groups.join(' | ')}`);
     await settle(page);
+    await banner.scrollIntoViewIfNeeded();
     await shot('dropped-banner', { locator: sidebar() });
     // The figure is not a guess: at that window the chain sends all of it.
     await settings({ 'contextControl.policyPath': policyAt('fit.yaml', window) });
@@ -158,6 +166,7 @@ export default async function (h) {
     const shown = await panel.locator('#not-sent .ns-item').allTextContents();
     expect(shown.length === 1 && shown[0].includes('notes/note-1234.md'), `the filter keeps one item: ${shown.length}`);
     await settle(page);
+    await panel.locator('#not-sent > h3').scrollIntoViewIfNeeded();
     await shot('not-sent-filter', { locator: sidebar() });
     await panel.locator('#ns-filter').fill('');
     fs.rmSync(notes, { recursive: true, force: true });
