@@ -47,15 +47,16 @@ export function detailsFor(state: AssemblyState): PanelDetails | undefined {
   const b = m.budget as typeof m.budget & BudgetExtras;
   const cache = (m as typeof m & { cache?: CacheInfo }).cache;
   const prefixTokens = num(cache?.prefix_tokens);
+  const notSent = notSentOf(m);
   return {
     envelope: { window: b.window, ...envelopeParts(b, m.zones) },
-    notSent: notSentOf(m),
+    notSent,
     ladder: m.degraded.map((d, i) => ({ step: i + 1, source: d.source, reason: d.reason, ...optional('requestBefore', num(d.request_before)), ...optional('requestAfter', num(d.request_after)) })),
     traceRows: traceRows(m),
     ...(cache && prefixTokens !== undefined ? { cache: { prefixTokens, prefixHash: String(cache.prefix_hash ?? ''), ...(typeof cache.changed === 'boolean' ? { changed: cache.changed } : {}) } } : {}),
     pins: pinsOf(state.assembly.blocks),
     ...droppedOf(state, b.window),
-    overrides: overridesOf(state.snapshot.overrides, [...state.assembly.blocks.map((b) => b.source), ...notSentOf(m).map((n) => n.source)]),
+    overrides: overridesOf(state.snapshot.overrides, [...state.assembly.blocks.map((b) => b.source), ...notSent.map((n) => n.source)]),
     taskFile,
     head: { maxInput: b.max_input, mandatory: b.mandatory, mandatoryParts: mandatoryBreakdown(m), final: b.final, bytes: m.request_bytes, model: m.model, encoding: m.encoding },
   };
