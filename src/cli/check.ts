@@ -165,7 +165,7 @@ function caseLines(r: CaseResult, file: string, data: (s: string) => string): st
   const lines = [`${casePassed(r) ? '✓' : '✗'} ${data(r.name)}  (${data(file)}:${r.line}${r.final_tokens !== undefined ? `, ${num(r.final_tokens)} tokens` : ''})`];
   if (r.error) lines.push(`  FAIL  ${data(file)}:${r.line}  ${data(r.name)}: ${data(r.error)}`);
   for (const x of r.results) lines.push(`  ${x.ok ? 'PASS' : 'FAIL'}  ${data(file)}:${x.line}  ${data(r.name)}: ${data(x.expectation)}: ${data(x.found)}`);
-  for (const x of r.skipped) lines.push(`  SKIP  ${data(file)}:${x.line}  ${data(r.name)}: answer ${data(x.expectation)}: ${data(x.found)}`);
+  for (const x of r.skipped) lines.push(`  SKIP  ${data(file)}:${x.line}  ${data(r.name)}: answer ${data(x.expectation)}: ${data(x.found)} (--provider sends)`);
   return lines.join('\n') + '\n';
 }
 

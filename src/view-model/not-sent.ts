@@ -3,8 +3,9 @@
  * own reason and token figure (estimated unless the chain counted it).
  */
 import type { Decision } from '../core/types';
+import { isDroppedToFit } from './dropped';
 
-export type NotSentGroup = 'rejected' | 'indexed' | 'degraded' | 'tool_output';
+export type NotSentGroup = 'dropped' | 'rejected' | 'indexed' | 'degraded' | 'tool_output';
 
 export interface NotSentItem {
   group: NotSentGroup;
@@ -17,8 +18,9 @@ export interface NotSentItem {
 }
 
 export const NOT_SENT_GROUPS: { group: NotSentGroup; title: string }[] = [
+  { group: 'dropped', title: 'Dropped to fit the budget' },
   { group: 'degraded', title: 'Cut or dropped by the budget ladder' },
-  { group: 'rejected', title: 'Rejected' },
+  { group: 'rejected', title: 'Left out: not relevant, superseded or excluded' },
   { group: 'indexed', title: 'Indexed: available on demand' },
   { group: 'tool_output', title: 'Left out of tool output' },
 ];
@@ -39,7 +41,7 @@ function item(group: NotSentGroup, d: Decision, reason = d.reason, tokens = num(
 }
 
 /**
- * Not sent, in group order: ladder steps that dropped or shrank a block (the tokens it gave up, counted), rejected
+ * Not sent, in group order: what the budget dropped to fit (the fill's budget or zone, session events), ladder steps that dropped or shrank a block (the tokens it gave up, counted), rejected
  * and indexed blocks (their estimates), and the part of each tool output left out by a trim or an offload.
  */
 export function notSentOf(m: NotSentSections): NotSentItem[] {
@@ -49,8 +51,9 @@ export function notSentOf(m: NotSentSections): NotSentItem[] {
     const after = num(d.tokens) ?? 0;
     out.push(item('degraded', d, d.reason, before !== undefined ? before - after : undefined, before !== undefined));
   }
-  for (const d of m.rejected) out.push(item('rejected', d));
-  for (const d of m.indexed) out.push(item('indexed', d));
+  // What the budget dropped stays apart from what relevance, a newer decision or the user left out.
+  for (const d of m.rejected) out.push(item(isDroppedToFit(d) ? 'dropped' : 'rejected', d));
+  for (const d of m.indexed) out.push(item(isDroppedToFit(d) ? 'dropped' : 'indexed', d));
   for (const d of m.trimmed) {
     const original = num(d.original_tokens);
     // What the trim left out: the original count minus what was kept; exact only when the original was counted.
@@ -60,4 +63,10 @@ export function notSentOf(m: NotSentSections): NotSentItem[] {
   for (const d of m.offloaded) out.push(item('tool_output', d, `offloaded whole to ${String(d.path ?? 'the offload store')}: ${d.reason}`));
   const order = NOT_SENT_GROUPS.map((g) => g.group);
   return out.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
+}
+
+/** The filter box of a long list: every word of the filter in the item's source, kind or reason, case-insensitive. */
+export function matchesFilter(n: Pick<NotSentItem, 'source' | 'kind' | 'reason'>, filter: string): boolean {
+  const hay = `${n.source} ${n.kind} ${n.reason}`.toLowerCase();
+  return filter.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w));
 }

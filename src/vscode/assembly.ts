@@ -25,6 +25,9 @@ export function shapeFor(settings: Settings): WireShape {
  */
 export class AssemblyService extends Disposable {
   readonly onDidChange: vscode.Event<AssemblyState>;
+  /** true when a run starts (background or asked for), false when the last one ends: the panel shows its progress. */
+  readonly onDidBusy: vscode.Event<boolean>;
+  private readonly busyEvents: vscode.EventEmitter<boolean>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<AssemblyState> | undefined;
   private followUp: Promise<AssemblyState> | undefined;
@@ -39,6 +42,8 @@ export class AssemblyService extends Disposable {
     this.worker = new AssemblyWorker(workerScript);
     const results = this._register(new vscode.EventEmitter<AssemblyState>());
     this.onDidChange = results.event;
+    this.busyEvents = this._register(new vscode.EventEmitter<boolean>());
+    this.onDidBusy = this.busyEvents.event;
     this._register(host.onDidChange((c) => (c === 'result' ? results.fire(host.result) : this.schedule())));
     this._register({
       dispose: () => {
@@ -47,6 +52,11 @@ export class AssemblyService extends Disposable {
         this.worker.dispose();
       },
     });
+  }
+
+  /** A run is under way. */
+  get busy(): boolean {
+    return this.running !== undefined;
   }
 
   get state(): AssemblyState {
@@ -96,7 +106,9 @@ export class AssemblyService extends Disposable {
       vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Context Control: assembling context' }, () => this.runOnce()),
     ).finally(() => {
       this.running = undefined;
+      if (!this.followUp) this.busyEvents.fire(false);
     }));
+    this.busyEvents.fire(true);
     return running;
   }
 

@@ -103,7 +103,7 @@ export class ChecksTests extends Disposable {
       // Assembled in the worker, with the stored summaries the CLI uses (worker/ops.ts).
       const result = await this.worker.run('runCase', { case: c, options: { root, file: label, model: settings.model, encoding: settings.encoding, offloadDir } });
       for (const x of result.results) run.appendOutput(`${x.ok ? 'PASS' : 'FAIL'}  ${label}:${x.line}  ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
-      for (const x of result.skipped) run.appendOutput(`SKIP  ${label}:${x.line}  answer ${x.expectation}: ${x.found}\r\n`, at(x.line), item);
+      for (const x of result.skipped) run.appendOutput(`SKIP  ${label}:${x.line}  answer ${x.expectation}: ${x.found}: Test Results assemble without sending; Compare Policies, then Send, checks the answers\r\n`, at(x.line), item);
       if (result.passed) run.passed(item);
       else {
         const messages = [

@@ -49,8 +49,11 @@ export function registerOverrides(context: vscode.ExtensionContext, service: Ass
       void vscode.window.showErrorMessage(`Context Control: cannot change ${OVERRIDES_FILE}: ${why}`, 'Show Problems').then((c) => c && vscode.commands.executeCommand('contextControl.showProblems'));
       return;
     }
-    await service.run();
-    vscode.window.setStatusBarMessage(action ? `Context Control: ${p} ${VERB[action]} the request` : `Context Control: override of ${p} cleared`, 4000);
+    const state = await service.run();
+    // Said only when the request bears it out: a protected block stays in, whatever the exclude (see Problems).
+    const stillSent = action === 'exclude' && state.kind === 'ok' && state.assembly.blocks.some((b) => b.source.replace(/#.*$/, '') === p);
+    const message = stillSent ? `${p} is protected: it stays in the request (see Problems)` : action ? `${p} ${VERB[action]} the request` : `override of ${p} cleared`;
+    vscode.window.setStatusBarMessage(`Context Control: ${message}`, 4000);
   };
   register('contextControl.include', (arg) => change(arg, 'include'));
   register('contextControl.exclude', (arg) => change(arg, 'exclude'));

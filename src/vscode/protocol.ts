@@ -1,3 +1,4 @@
+import type { DroppedEvidence } from '../view-model/dropped';
 import type { EnvelopePart } from '../view-model/envelope';
 import type { NotSentItem } from '../view-model/not-sent';
 import type { TraceRow } from '../view-model/trace-table';
@@ -59,8 +60,12 @@ export interface PanelDetails {
   cache?: { prefixTokens: number; prefixHash: string; changed?: boolean };
   /** Pinned blocks by block id → pin id, for Unpin. */
   pins: Record<string, string>;
+  /** The user's override of each source shown that has one (`.context/overrides.json`), for Reset to automatic. */
+  overrides: Record<string, 'include' | 'exclude'>;
   /** The task file the settings name (the task when the task box is empty). */
   taskFile: string;
+  /** The key evidence the budget dropped, and the window at which the chain sends it all (verified by assembling). */
+  dropped?: { items: DroppedEvidence[]; window: number; windowToFit?: number };
   /** Budget figures of the trace's head. */
   head?: { maxInput: number; mandatory: number; /** What the mandatory figure holds (protected + session summary + framing). */ mandatoryParts?: string; final: number; bytes?: number; model: string; encoding?: string };
 }
@@ -102,10 +107,16 @@ export type HostMessage =
   | { type: 'busy'; busy: boolean }
   | { type: 'sendStarted'; provider: string; model: string }
   | { type: 'sendDelta'; text: string }
-  | { type: 'sendDone'; error?: string; note?: string; usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } };
+  | { type: 'sendDone'; error?: string; /** The button that fixes the error (Set API Key…). */ fix?: ProviderFix; note?: string; /** The dry run's request file: shown once, as a link. */ file?: string; usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } };
+
+/** The fixes a provider error offers (core/providers/errors.ts), run by the host. */
+export type ProviderFix = 'Set API Key' | 'Select model' | 'Check network / base URL';
+export const PROVIDER_FIXES: readonly ProviderFix[] = ['Set API Key', 'Select model', 'Check network / base URL'];
 
 export type PanelMessage =
   | { type: 'ready' }
+  | { type: 'providerFix'; fix: ProviderFix }
+  | { type: 'openFile'; file: string }
   | { type: 'preview'; task: string }
   | { type: 'send'; task: string }
   | { type: 'cancel' }
@@ -124,8 +135,9 @@ export type PanelActionMessage =
   | { type: 'blockAction'; action: BlockAction; source: string; blockId?: string }
   | { type: 'unpin'; pinId: string };
 
-export type BlockAction = 'include' | 'exclude' | 'pin' | 'open' | 'copy';
-export const BLOCK_ACTIONS: readonly BlockAction[] = ['include', 'exclude', 'pin', 'open', 'copy'];
+/** reset: clear the override (Reset to automatic); policy: open the policy line of a built-in block. */
+export type BlockAction = 'include' | 'exclude' | 'reset' | 'pin' | 'policy' | 'open' | 'copy';
+export const BLOCK_ACTIONS: readonly BlockAction[] = ['include', 'exclude', 'reset', 'pin', 'policy', 'open', 'copy'];
 
 /** Every message the webview may post. */
 export type OutgoingMessage = PanelMessage | PanelActionMessage;
@@ -140,6 +152,8 @@ type Shapes<U extends { type: string }> = { [K in U['type']]: { [F in Exclude<ke
 
 const PANEL_SHAPES: Shapes<PanelMessage> = {
   ready: {},
+  providerFix: { fix: PROVIDER_FIXES },
+  openFile: { file: 'string' },
   preview: { task: 'string' },
   send: { task: 'string' },
   cancel: {},

@@ -49,7 +49,7 @@ export async function providerForWorker(settings: Settings, secrets: vscode.Secr
 }
 
 /** Send the assembled request with the configured provider; returns a one-line note for the panel. */
-export type SendNote = { note: string; usage?: SendWorkerResult['usage'] };
+export type SendNote = { note: string; usage?: SendWorkerResult['usage']; /** The dry run's request file. */ file?: string };
 
 export async function sendRequest(input: SendInput): Promise<SendNote> {
   const { state, settings } = input;
@@ -58,8 +58,8 @@ export async function sendRequest(input: SendInput): Promise<SendNote> {
     const file = path.join(input.outputDir, 'request.json');
     fs.writeFileSync(file, state.assembly.serialized);
     const b = state.assembly.manifest.budget;
-    input.onText(`Dry run: nothing was sent.\nThe exact request (${num(Buffer.byteLength(state.assembly.serialized))} bytes, ${num(b.final)} / ${num(b.max_input)} tokens) was written to ${file}.\n`);
-    return { note: `Dry run written to ${file}` };
+    input.onText(`Dry run: nothing was sent.\nThe exact request (${num(Buffer.byteLength(state.assembly.serialized))} bytes, ${num(b.final)} / ${num(b.max_input)} tokens) was written to the file linked below.\n`);
+    return { note: 'Dry run: the request was written to', file };
   }
   const controller = new AbortController();
   const sub = input.token.onCancellationRequested(() => controller.abort());

@@ -12,12 +12,12 @@ import { findModel } from './lm';
 import type { PinStore } from './pins';
 import { editorReader, unsavedBuffers, workspaceRelative } from './reader';
 import { readSettings, SECTION, type Settings } from './settings';
-import type { BlockView, SnapshotView, WorkerSnapshot } from './worker/protocol';
+import type { BlockView, FitResult, SnapshotView, WorkerSnapshot } from './worker/protocol';
 
 /** What the views show: the last assembly, or why there is none. */
 export type AssemblyState =
   | { kind: 'empty'; reason: string }
-  | { kind: 'ok'; snapshot: SnapshotView; assembly: Assembly; view: BlockView; settings: Settings; at: Date }
+  | { kind: 'ok'; snapshot: SnapshotView; assembly: Assembly; view: BlockView; fit?: FitResult; settings: Settings; at: Date }
   | { kind: 'refused'; snapshot?: SnapshotView; error: ContextBudgetExceeded; policy: Policy; settings: Settings; at: Date }
   | { kind: 'error'; error: Error; settings: Settings; at: Date };
 

@@ -30,10 +30,10 @@ export function taskBox(): HTMLElement {
   return el('section', { class: 'task' }, el('label', { for: 'task' }, 'Task'), area);
 }
 
-function select(id: string, label: string, options: string[], value: string, onChange: (v: string) => void): HTMLElement {
+function select(id: string, label: string, options: string[], value: string, onChange: (v: string) => void, text: (o: string) => string = (o) => o): HTMLElement {
   const s = el('select', { id, 'aria-label': label });
   for (const o of options) {
-    const opt = el('option', { value: o }, o);
+    const opt = el('option', { value: o }, text(o));
     if (o === value) opt.selected = true;
     s.append(opt);
   }
@@ -44,13 +44,16 @@ function select(id: string, label: string, options: string[], value: string, onC
 export function pickers(): HTMLElement {
   const model = el('input', { id: 'model', type: 'text', value: ui.settings.model, 'aria-label': 'Model', spellcheck: 'false' });
   model.addEventListener('change', () => send({ type: 'setModel', model: model.value.trim() }));
-  const policies = ui.policies.includes(ui.settings.policyPath) ? ui.policies : [ui.settings.policyPath, ...ui.policies];
+  // The configured policy when it does not exist is the built-in defaults: said so, never shown as a file.
+  const exists = ui.policies.includes(ui.settings.policyPath);
+  const policies = exists ? ui.policies : [ui.settings.policyPath, ...ui.policies];
+  const policyText = (o: string) => (o === ui.settings.policyPath && !exists ? 'Built-in defaults (no policy file)' : o);
   return el(
     'section',
     { class: 'pickers' },
     select('provider', 'Provider', ui.providers, ui.settings.provider, (v) => send({ type: 'setProvider', provider: v })),
     el('div', { class: 'field' }, el('label', { for: 'model' }, 'Model'), model),
-    select('policy', 'Policy', policies, ui.settings.policyPath, (v) => send({ type: 'setPolicy', policyPath: v })),
+    select('policy', 'Policy', policies, ui.settings.policyPath, (v) => send({ type: 'setPolicy', policyPath: v }), policyText),
   );
 }
 

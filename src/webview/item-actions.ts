@@ -1,38 +1,36 @@
 /* The per-item actions (Include, Exclude, Pin or Unpin, Open, Copy) as one ARIA toolbar: a single tab stop, arrow
    keys, Home and End move between its buttons. Every action posts a typed message; the host executes it. */
-import { isBuiltin, isWholeFile } from '../view-model/source';
-import type { BlockAction } from '../vscode/protocol';
+import { actionLabel, actionsFor, type ActionItem, type ItemAction } from '../view-model/item-actions';
+import { isBuiltin } from '../view-model/source';
+import type { OutgoingMessage } from '../vscode/protocol';
 import { el, rovingIndex } from './dom';
 import { send } from './state';
 
-interface Target {
-  source: string;
+interface Target extends ActionItem {
   blockId?: string;
-  /** The pin behind a pinned block: Unpin replaces Pin. */
-  pinId?: string;
-  /** Whether the item is in the request now (Exclude first) or not (Include first). */
-  sent: boolean;
   /** Makes the buttons' ids unique when a source is listed twice (a ladder step and a trim of the same log). */
   group?: string;
+  /** A label of its own for an action in this place (Remove include in a refusal). */
+  labels?: Partial<Record<ItemAction, string>>;
 }
 
-const LABELS: Record<BlockAction, string> = { include: 'Include', exclude: 'Exclude', pin: 'Pin', open: 'Open', copy: 'Copy' };
-const TITLES: Record<BlockAction, string> = {
+const TITLES: Record<ItemAction, string> = {
   include: 'Include in request (stored in .context/overrides.json)',
   exclude: 'Exclude from request (stored in .context/overrides.json)',
+  reset: 'Reset to automatic: remove your override from .context/overrides.json',
   pin: 'Pin as a mandatory block',
+  unpin: 'Unpin',
+  edit: 'Open to edit',
+  policy: 'Open the policy line that governs this built-in block',
   open: 'Open the source',
   copy: 'Copy',
 };
 
-function actionsFor(t: Target): BlockAction[] {
-  const file = isWholeFile(t.source);
-  const list: BlockAction[] = [];
-  if (file) list.push(...(t.sent ? (['exclude', 'include'] as const) : (['include', 'exclude'] as const)));
-  if (file && !t.pinId) list.push('pin');
-  if (!isBuiltin(t.source)) list.push('open');
-  list.push('copy');
-  return list;
+/** The message an action posts: Unpin names its pin, every other action its source. */
+function messageOf(a: ItemAction, t: Target): OutgoingMessage {
+  if (a === 'unpin' && t.pinId) return { type: 'unpin', pinId: t.pinId };
+  const action = a === 'edit' ? 'open' : a;
+  return { type: 'blockAction', action: action as Exclude<ItemAction, 'edit' | 'unpin'>, source: t.source, ...(t.blockId ? { blockId: t.blockId } : {}) };
 }
 
 /** Roving tabindex: the toolbar is one tab stop; arrows, Home and End move inside it. */
@@ -67,19 +65,26 @@ export function small(label: string, title: string, onClick: () => void, cls: st
 export function itemActions(t: Target): HTMLElement {
   const key = `act:${t.sent ? 'sent' : (t.group ?? 'out')}:${t.blockId ?? t.source}`;
   const buttons = actionsFor(t).map((a) =>
-    small(LABELS[a], a === 'copy' && !t.blockId ? 'Copy the path' : `${TITLES[a]}: ${t.source}`, () => send({ type: 'blockAction', action: a, source: t.source, ...(t.blockId ? { blockId: t.blockId } : {}) }), `act-${a}`, `${key}:${a}`),
+    small(t.labels?.[a] ?? actionLabel(a, t.kind), a === 'copy' && !t.blockId ? 'Copy the path' : `${TITLES[a]}: ${t.source}`, () => send(messageOf(a, t)), `act-${a}`, `${key}:${a}`),
   );
-  if (t.pinId) {
-    const pinId = t.pinId;
-    buttons.splice(Math.min(buttons.length, t.sent ? 2 : 0), 0, small('Unpin', `Unpin ${t.source}`, () => send({ type: 'unpin', pinId }), 'act-unpin', `${key}:unpin`));
-  }
   return toolbar(`Actions for ${t.source}`, buttons);
+}
+
+/** A path with a break opportunity after each separator: at any width it wraps between folders, never mid-name. */
+export function pathText(source: string): (string | HTMLElement)[] {
+  const parts = source.split(/(?<=[/#])/);
+  return parts.flatMap((p, i) => (i < parts.length - 1 ? [p, el('wbr')] : [p]));
+}
+
+/** A source in a block's row: plain text (a click on the row expands it; Open is among its actions). */
+export function sourceText(source: string): HTMLElement {
+  return el('span', { class: `source${isBuiltin(source) ? ' builtin' : ''}`, title: source }, ...pathText(source));
 }
 
 /** A source as text: a link-looking span for a file (a click opens it), plain text for a built-in. */
 export function sourceLabel(source: string): HTMLElement {
   if (isBuiltin(source)) return el('span', { class: 'source builtin', title: `${source}: produced by the extension, not a file` }, source);
-  const s = el('span', { class: 'source link', title: `Open ${source}` }, source);
+  const s = el('span', { class: 'source link', title: `Open ${source}` }, ...pathText(source));
   s.addEventListener('click', (e) => {
     e.preventDefault();
     e.stopPropagation();

@@ -3,7 +3,7 @@
    protocol. Runs under a nonce CSP. */
 import type { HostMessage, PanelPreview } from '../vscode/protocol';
 import { blocksPane } from './blocks';
-import { budget, ladderWarnings } from './budget';
+import { budget, droppedWarning, ladderWarnings } from './budget';
 import { comparePane } from './compare';
 import { actions, pickers, taskBox } from './controls';
 import { changesPane } from './diff';
@@ -68,7 +68,8 @@ document.addEventListener('focusin', (e) => {
 function render(): void {
   const p = ui.preview;
   const ladder = p ? ladderWarnings(p) : undefined;
-  dynamic.replaceChildren(...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
+  const dropped = p ? droppedWarning(p) : undefined;
+  dynamic.replaceChildren(...(dropped ? [dropped] : []), ...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
   const active = document.activeElement;
   // Only while the view has focus: focusing an element of an unfocused view would move the focus on its next return.
   if (lastFocus && document.hasFocus() && (!active || active === document.body)) document.getElementById(lastFocus)?.focus();
@@ -119,6 +120,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       ui.sending = true;
       ui.answer = '';
       ui.answerFailed = false;
+      ui.answerFix = undefined;
+      ui.answerFile = undefined;
       ui.answerNote = `Sending to ${m.provider} (${m.model})…`;
       ui.tab = 'answer';
       break;
@@ -138,6 +141,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'sendDone': {
       ui.sending = false;
       ui.answerFailed = !!m.error;
+      ui.answerFix = m.fix;
+      ui.answerFile = m.file;
       const u = m.usage;
       const usage = u ? ` Input ${fmt(u.inputTokens)} tokens${u.cachedTokens !== undefined ? `, ${fmt(u.cachedTokens)} from the provider's cache` : ''}; output ${fmt(u.outputTokens)}.` : '';
       ui.answerNote = m.error ? `Failed: ${m.error}` : `${m.note ?? 'Done.'}${usage}`;

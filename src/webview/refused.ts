@@ -1,33 +1,34 @@
-/* A refused request: what is over, by how much, and each protected block with Unpin (for a pin) and Open, in the
-   theme's error colours. Never one run-on paragraph. */
-import { isBuiltin } from '../view-model/source';
+/* A refused request: what is over, by how much, its cause, and each protected block with the fix in place (Remove
+   include for a document you included, Unpin for a pin, Edit rule for a rule, the policy line for a built-in), in
+   the theme's error colours. Never one run-on paragraph. */
+import { refusalAdvice } from '../view-model/refusal';
 import type { PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
-import { small as act, toolbar } from './item-actions';
+import { itemActions, pathText, small, toolbar } from './item-actions';
 import { send } from './state';
 
 export function refusedSection(p: PanelPreview): HTMLElement {
-  const over = (p.final ?? 0) - (p.maxInput ?? 0);
   const blocks = [...p.blocks].sort((a, b) => b.tokens - a.tokens);
+  const advice = refusalAdvice({ final: p.final ?? 0, maxInput: p.maxInput ?? 0, window: p.details?.envelope?.window, blocks, overrides: p.details?.overrides ?? {} });
   const rows = blocks.map((b) => {
-    const pinId = p.details?.pins[b.id];
-    const buttons = [
-      ...(pinId ? [act('Unpin', `Unpin ${b.source}`, () => send({ type: 'unpin', pinId }), 'act-unpin')] : []),
-      ...(isBuiltin(b.source) ? [] : [act('Open', `Open ${b.source}`, () => send({ type: 'blockAction', action: 'open', source: b.source }), 'act-open')]),
-    ];
+    const override = p.details?.overrides[b.source];
+    const cause = override === 'include' ? el('p', { class: 'cause' }, 'Included by you: it is what does not fit.') : undefined;
     return el(
       'li',
-      { class: 'refused-block' },
-      el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, b.kind), el('span', { class: 'source' }, b.source), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`)),
-      buttons.length ? toolbar(`Actions for ${b.source}`, buttons) : el('p', { class: 'note' }, pinId ? '' : 'Built in: shorten it through the policy.'),
+      { class: `refused-block${override === 'include' ? ' refused-cause' : ''}` },
+      el('div', { class: 'ns-head' }, el('span', { class: 'kind' }, b.kind), el('span', { class: 'source' }, ...pathText(b.source)), el('span', { class: 'tokens' }, `${fmt(b.tokens)} tok`)),
+      cause,
+      itemActions({ source: b.source, kind: b.kind, blockId: b.id, sent: false, protected: override !== 'include', pinId: p.details?.pins[b.id], override, group: 'refused', labels: { reset: 'Remove include' } }),
     );
   });
+  const envelope = small('Open policy: window', `Open the policy line of the envelope's window (${fmt(advice.windowToFit)} would fit)`, () => send({ type: 'blockAction', action: 'policy', source: 'builtin:envelope' }), 'act-policy', 'refused:window');
   return el(
     'section',
     { class: 'refused', id: 'refused', role: 'alert' },
-    el('h3', {}, el('span', { class: 'err-icon', 'aria-hidden': 'true' }, '✗ '), 'Refused: the protected blocks alone do not fit'),
-    el('p', {}, `They need ${fmt(p.final)} tokens; the request may hold ${fmt(p.maxInput)}. Over by ${fmt(Math.max(0, over))}.`),
-    el('p', {}, 'Unpin a block or shorten a rule, then preview again. Nothing can be sent, copied or exported until then.'),
+    el('h3', {}, el('span', { class: 'err-icon', 'aria-hidden': 'true' }, '✗ '), advice.title),
+    el('p', {}, `They need ${fmt(p.final)} tokens; the request may hold ${fmt(p.maxInput)}. Over by ${fmt(advice.over)}.`),
+    el('p', { id: 'refused-fix' }, advice.fix),
+    toolbar('Fix the envelope', [envelope]),
     el('ul', { class: 'refused-blocks' }, ...rows),
   );
 }

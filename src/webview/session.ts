@@ -30,11 +30,29 @@ export function sessionPane(p: PanelPreview): HTMLElement {
   return pane;
 }
 
+/** The note under a send: its error with the button that fixes it, or the dry run's file as a link (once). */
+function answerNote(): HTMLElement | undefined {
+  if (!ui.answerNote) return undefined;
+  const note = el('p', { class: ui.answerFailed ? 'message status-error' : 'note', id: 'answer-note' }, ui.answerNote);
+  const file = ui.answerFile;
+  if (file) {
+    const link = el('a', { href: '#', id: 'answer-file', class: 'source link', title: `Open ${file}` }, file);
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      send({ type: 'openFile', file });
+    });
+    note.append(' ', link);
+  }
+  const fix = ui.answerFix;
+  if (ui.answerFailed && fix) note.append(' ', button('answer-fix-btn', fix, () => send({ type: 'providerFix', fix }), { secondary: true, className: 'small' }));
+  return note;
+}
+
 export function answerPane(): HTMLElement {
   return el(
     'div',
     { role: 'tabpanel', id: 'pane-answer', 'aria-labelledby': 'tab-answer' },
-    ui.answerNote ? el('p', { class: ui.answerFailed ? 'message status-error' : 'note', id: 'answer-note' }, ui.answerNote) : undefined,
+    answerNote(),
     el('pre', { class: 'answer', id: 'answer', tabindex: '0' }, ui.answer || (ui.sending ? '…' : 'Nothing sent yet.')),
   );
 }

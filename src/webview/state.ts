@@ -1,5 +1,5 @@
 /* The panel's state and its one channel to the host. Every pane reads `ui`; only panel.ts writes it on messages. */
-import type { OutgoingMessage, PanelCompare, PanelPreview, PanelSettings } from '../vscode/protocol';
+import type { OutgoingMessage, PanelCompare, PanelPreview, PanelSettings, ProviderFix } from '../vscode/protocol';
 
 declare function acquireVsCodeApi(): { postMessage(m: OutgoingMessage): void; getState(): unknown; setState(s: unknown): void };
 
@@ -30,6 +30,10 @@ export const ui = {
   answer: '',
   answerNote: '',
   answerFailed: false,
+  /** The button that fixes a failed send (Set API Key…). */
+  answerFix: undefined as ProviderFix | undefined,
+  /** The dry run's request file, shown once as a link. */
+  answerFile: undefined as string | undefined,
   compare: undefined as PanelCompare | undefined,
   tab: ((vscode.getState() as { tab?: Tab } | undefined)?.tab ?? 'blocks') as Tab,
   /** Blocks whose text is expanded, kept across re-renders. */

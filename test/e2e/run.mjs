@@ -206,9 +206,10 @@ try {
     const panel = await panelFrame();
     await panel.locator('#send-btn').click();
     await panel.locator('#answer').filter({ hasText: 'Dry run: nothing was sent.' }).waitFor({ timeout: 30_000 });
-    const answer = (await panel.locator('#answer').textContent()) ?? '';
-    const file = /written to (\S+request\.json)\./.exec(answer)?.[1];
-    expect(file, `no path in: ${answer}`);
+    const file = (await panel.locator('#answer-file').textContent()) ?? '';
+    expect(/request\.json$/.test(file), `no link to the request file: ${file}`);
+    const pane = (await panel.locator('#pane-answer').textContent()) ?? '';
+    expect(pane.split(file).length === 2, `the path is printed once: ${pane}`);
     await shot('panel-send', { locator: page.locator('.part.sidebar') });
   });
 

@@ -102,7 +102,7 @@ export function fill(input: FillInput): StageResult<Filled> {
         remaining -= need;
         continue;
       }
-      const reason = need !== undefined ? `session events omitted: at least ${need} tokens needed, ${room} left of the budget ${after}` : 'session events omitted: older than omitted events (replay has no gaps)';
+      const reason = need !== undefined ? `session events omitted: at least ${need} tokens needed, ${room} left of the budget ${after}` : 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)';
       droppedGroups.unshift(g);
       omitted.unshift({ source: g.source, kind: 'session_group', reason, tokens: Math.max(g.tokens, need ?? 0), events: g.meta.events?.length ?? 0 });
     }

@@ -1,5 +1,6 @@
 import { ContextBudgetExceeded } from '../errors';
 import { overrideFor, type Overrides } from '../sources/overrides';
+import { estimateTokensFromBytes } from '../tokens';
 import type { Block, Decision, StageResult, Warning } from '../types';
 import type { Pruned } from './prune';
 
@@ -12,9 +13,10 @@ export const EXCLUDED_REASON = 'excluded by you';
  * The user's include / exclude overrides, after prune: an included document, decision or source file (kept, indexed
  * or rejected by prune) competes for the budget at the top flexible priority, marked `meta.override = 'include'`; an
  * excluded one leaves the request with the rejected reason `excluded by you`. A protected block (a pin, a rule) is
- * never excluded: the user is told to unpin it. An override that names nothing of this request is a warning.
+ * never excluded: the user is told to unpin it. An override that names nothing of this request is a warning. Tool
+ * output has its own two steps (excludeToolOutputs before the trim, includeToolOutputs after it).
  */
-export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[], overrides: Overrides | undefined): StageResult<Pruned> {
+export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[], overrides: Overrides | undefined, toolOutputs: string[] = []): StageResult<Pruned> {
   if (!overrides || (overrides.include.length === 0 && overrides.exclude.length === 0)) return pruned;
   const warnings: Warning[] = [];
   const touched = new Set<string>();
@@ -24,7 +26,7 @@ export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[],
   const isExcluded = (b: Block) => {
     if (decide(b) !== 'exclude') return false;
     if (b.mandatory || !OVERRIDABLE.has(b.kind)) {
-      warnings.push({ source: b.source, message: `excluded by you, but it is ${b.kind === 'pinned' ? 'pinned' : `protected (${b.kind})`}: it stays in the request; unpin it to leave it out` });
+      warnings.push({ source: b.source, message: `excluded by you, but it is ${b.kind === 'pinned' ? 'pinned' : `protected (${b.kind})`}: it stays in the request; ${protectedFix(b.kind)}` });
       return false;
     }
     touched.add(b.source);
@@ -55,8 +57,9 @@ export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[],
   const outDisclosed = disclosed.filter((b) => !includedSources.has(b.source));
 
   for (const p of [...overrides.include, ...overrides.exclude]) {
-    const named = candidates.some((b) => overrideFor({ include: [p], exclude: [] }, b.source) !== undefined);
-    if (!named) warnings.push({ source: p, message: `${overrides.include.includes(p) ? 'included' : 'excluded'} by you, but it is not a document, decision or source file of this workspace: no effect` });
+    const names = (source: string) => overrideFor({ include: [p], exclude: [] }, source) !== undefined;
+    const named = candidates.some((b) => names(b.source)) || toolOutputs.some(names);
+    if (!named) warnings.push({ source: p, message: `${overrides.include.includes(p) ? 'included' : 'excluded'} by you, but it is not a document, decision, source file or tool output of this workspace: no effect` });
   }
   const notTouched = (d: Decision) => !touched.has(d.source);
   return {
@@ -67,6 +70,35 @@ export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[],
       warnings: [...(pruned.decisions.warnings ?? []), ...warnings],
     },
   };
+}
+
+/** How a protected block leaves the request, in the words of its kind: an exclude cannot do it. */
+function protectedFix(kind: string): string {
+  if (kind === 'pinned') return 'unpin it to leave it out';
+  if (kind === 'current_task') return 'the task is always sent';
+  return `shorten it, or take ${kind} out of the policy's mandatory list to leave it out`;
+}
+
+/**
+ * Tool output (a log, a test report of the workspace) the user excluded is neither read nor trimmed: it leaves the
+ * request with the reason `excluded by you`, reported once, with its size as an estimate.
+ */
+export function excludeToolOutputs<T extends { path: string; size: number }>(outputs: T[], overrides: Overrides | undefined): { kept: T[]; excluded: Decision[] } {
+  if (!overrides?.exclude.length) return { kept: outputs, excluded: [] };
+  const out = outputs.filter((o) => overrideFor(overrides, o.path) === 'exclude');
+  return {
+    kept: outputs.filter((o) => !out.includes(o)),
+    excluded: out.map((o) => ({ source: o.path, kind: 'tool_result', reason: EXCLUDED_REASON, tokens: estimateTokensFromBytes(o.size) })),
+  };
+}
+
+/**
+ * Tool output the user included is sent as its trimmed digest: marked `meta.override = 'include'`, so fill places it
+ * before anything flexible (re-trimmed to the room if need be) and the call is refused if even that does not fit.
+ */
+export function includeToolOutputs(blocks: Block[], overrides: Overrides | undefined): Block[] {
+  if (!overrides?.include.length) return blocks;
+  return blocks.map((b) => (b.kind === 'tool_result' && overrideFor(overrides, b.source) === 'include' ? { ...b, meta: { ...b.meta, override: 'include' as const } } : b));
 }
 
 /** An included block that the budget cannot hold refuses the call, as a pin that overflows does: never dropped silently. */

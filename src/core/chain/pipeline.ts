@@ -19,7 +19,7 @@ import { indexBlock, indexBudgetOf, INDEXABLE, leftOutOfIndex, summaryText, with
 import { grownZone, growthMessage } from './grow';
 import { prune } from './prune';
 import { Stopwatch } from './stopwatch';
-import { applyOverrides, refuseOverflowingIncludes } from './overrides';
+import { applyOverrides, excludeToolOutputs, includeToolOutputs, refuseOverflowingIncludes } from './overrides';
 import { wrap, type NeutralRequest } from './render';
 import { cacheKeyOf, RequestCounter } from './request-count';
 import { Placement } from './placement';
@@ -86,7 +86,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const watch = new Stopwatch();
   const collected = watch.lap('collect', collect(snapshot));
   const ranked = watch.lap('relevance', rankBlocks(collected.value.blocks, snapshot, options.relevanceIndex, tokenizer));
-  const pruned = watch.lap('prune + overrides', applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides));
+  const pruned = watch.lap('prune + overrides', applyOverrides(prune(ranked.blocks, ranked.context ?? snapshot.task.component), ranked.blocks, snapshot.overrides, snapshot.toolOutputs.map((o) => o.path)));
   let store = options.offloadStore;
   const offload = offloadToolResults(snapshot.toolResults ?? [], {
     policy,
@@ -95,8 +95,14 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     display: (abs) => displayPath(snapshot.root, abs),
   });
   watch.lap('offload', offload);
-  const toolOutputs: TrimInput[] = [...collected.value.toolOutputs, ...offload.value.inline];
-  let trimmed = watch.lap('trim', trimToolOutputs(toolOutputs, policy, tokenizer, offload.value.tokens));
+  // Tool output the user excluded is not read; what the user included is sent as its digest, placed first.
+  const excludedTools = excludeToolOutputs([...collected.value.toolOutputs, ...offload.value.inline], snapshot.overrides);
+  const toolOutputs: TrimInput[] = excludedTools.kept;
+  const trimTools = (p: typeof policy) => {
+    const t = trimToolOutputs(toolOutputs, p, tokenizer, offload.value.tokens);
+    return { ...t, value: includeToolOutputs(t.value, snapshot.overrides) };
+  };
+  let trimmed = watch.lap('trim', trimTools(policy));
   const session = selectSession(snapshot.session, snapshot.sessionSource ?? 'session', policy, {
     constraints: constraintsFrom(pruned.value.kept),
     knownSources: snapshot.files.map((f) => f.path),
@@ -143,7 +149,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   let effectiveCap = cap;
   if (zone !== undefined && policy.zones.tool_results.grow !== false) {
     const grownPolicy = { ...policy, zones: { ...policy.zones, tool_results: { ...policy.zones.tool_results, max_tokens: zone } } };
-    const again = trimToolOutputs(toolOutputs, grownPolicy, tokenizer, offload.value.tokens);
+    const again = trimTools(grownPolicy);
     const refilled = fillWith(again.value, zone);
     const others = (f: typeof filled) => new Set(f.value.selected.filter((b) => b.kind !== 'tool_result').map((b) => b.id));
     const before = others(filled);
@@ -176,7 +182,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const neutral = counter.render(sent);
   const request = shapeRequest(neutral, shape, stream);
   const serialized = JSON.stringify(request);
-  const decisions = mergeDecisions(collected.decisions, pruned.decisions, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: leftOutOfIndex(pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision), disclosure.left, indexBudget) });
+  const decisions = mergeDecisions(collected.decisions, pruned.decisions, { rejected: excludedTools.excluded }, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: leftOutOfIndex(pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision), disclosure.left, indexBudget) });
   const manifest = buildManifest({
     snapshot,
     blocks: sent,

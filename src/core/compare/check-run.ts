@@ -97,7 +97,7 @@ export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseR
   const evidence = checkEvidence(c.evidence, assembly.manifest, requestText(assembly.neutral));
   const result: CaseResult = { ...base, results: evidence, final_tokens: assembly.manifest.budget.final };
   if (c.answer.length === 0) return result;
-  if (!options.provider) return { ...result, skipped: checkAnswer(c.answer, '').map((x) => ({ ...x, ok: true, found: 'not checked: no provider (--provider) ran' })) };
+  if (!options.provider) return { ...result, skipped: checkAnswer(c.answer, '').map((x) => ({ ...x, ok: true, found: 'not checked: nothing was sent' })) };
   const outcome = await sendLoop(snapshot, { provider: options.provider(), model: options.model, encoding: options.encoding, summaries: options.summaries, clock: options.clock, signal: options.signal, offload: store() });
   if (outcome.error) return { ...result, error: `the send failed: ${outcome.error.message.split('\n')[0]}` };
   return { ...result, results: [...evidence, ...checkAnswer(c.answer, outcome.answer)] };

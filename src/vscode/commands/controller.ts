@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { num } from '../../core/report/trace';
@@ -5,7 +6,7 @@ import { resolveInWorkspace } from '../../core/sources/guard';
 import type { AssemblyService } from '../assembly';
 import { Disposable } from '../disposable';
 import type { HostMessage } from '../protocol';
-import { showProviderError } from '../provider-toast';
+import { providerErrorOf, showProviderError } from '../provider-toast';
 import { sendRequest } from '../send';
 import type { Settings } from '../settings';
 import type { AssemblyState, Change } from '../state';
@@ -29,6 +30,12 @@ export class HostController extends Disposable implements PanelController {
   ) {
     super();
     this.onDidChange = service.host.onDidChange;
+    // Every run shows in the panel, the first and the background ones too, not only the status bar's spinner.
+    this._register(service.onDidBusy((busy) => this.post({ type: 'busy', busy })));
+  }
+
+  busy(): boolean {
+    return this.service.busy;
   }
 
   get root(): string | undefined {
@@ -97,7 +104,7 @@ export class HostController extends Disposable implements PanelController {
     const settings = state.settings;
     this.post({ type: 'sendStarted', provider: settings.provider, model: settings.model });
     try {
-      const { note, usage } = await sendRequest({
+      const { note, usage, file } = await sendRequest({
         state,
         settings,
         snapshot: this.service.host.requestInputs(settings),
@@ -109,9 +116,10 @@ export class HostController extends Disposable implements PanelController {
         token: cts.token,
         onText: (t) => this.post({ type: 'sendDelta', text: t }),
       });
-      this.post({ type: 'sendDone', note, usage });
+      this.post({ type: 'sendDone', note, usage, ...(file ? { file } : {}) });
     } catch (e) {
-      this.post({ type: 'sendDone', error: showProviderError(e) });
+      const fix = providerErrorOf(e).action;
+      this.post({ type: 'sendDone', error: showProviderError(e), ...(fix ? { fix } : {}) });
     } finally {
       if (this.inFlight === cts) this.inFlight = undefined;
       cts.dispose();
@@ -164,6 +172,11 @@ export class HostController extends Disposable implements PanelController {
 
   async policies(): Promise<string[]> {
     const found = await vscode.workspace.findFiles('**/.context/*.{yaml,yml}', '**/node_modules/**', 20);
-    return found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f)).sort();
+    const list = found.map((u) => vscode.workspace.asRelativePath(u, false)).filter((f) => !/(^|\/)checks\.ya?ml$/.test(f));
+    // The configured policy is listed whenever it exists, wherever it is: the picker names a missing one as the defaults.
+    const configured = this.settings().policyPath;
+    const root = this.root;
+    if (root && configured && !list.includes(configured) && fs.existsSync(path.join(root, configured))) list.push(configured);
+    return list.sort();
   }
 }

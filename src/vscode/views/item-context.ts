@@ -1,6 +1,7 @@
 import { overrideFor, type Overrides } from '../../core/sources/overrides';
+import { OVERRIDABLE_KINDS } from '../../view-model/item-actions';
 
-const OVERRIDABLE = new Set(['document', 'decision', 'source_code']);
+const OVERRIDABLE = new Set(OVERRIDABLE_KINDS);
 const NOT_A_FILE = /^(builtin:|session:|pin:)|^task$|^\.context\/session\.jsonl#/;
 
 /**

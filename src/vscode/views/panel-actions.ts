@@ -2,14 +2,17 @@
  * The host side of the panel's per-block actions and details: what the panel shows beyond the sent blocks (from
  * the manifest or the refusal), and Include / Exclude / Pin / Open / Copy / Unpin on one block or not-sent item.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatNumber } from '../../view-model/format';
+import { droppedEvidence } from '../../view-model/dropped';
 import { envelopeParts } from '../../view-model/envelope';
 import { notSentOf } from '../../view-model/not-sent';
 import { fileOf, isWholeFile } from '../../view-model/source';
 import { traceRows } from '../../view-model/trace-table';
 import { mandatoryBreakdown } from '../../core/report/trace';
+import { overrideFor, type Overrides } from '../../core/sources/overrides';
 import type { AssemblyService, AssemblyState } from '../assembly';
 import type { PanelActionMessage, PanelDetails } from '../protocol';
 
@@ -23,7 +26,7 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
 export function detailsFor(state: AssemblyState): PanelDetails | undefined {
   if (state.kind === 'empty') return undefined;
   const taskFile = state.settings.taskFile;
-  if (state.kind === 'error') return { notSent: [], ladder: [], traceRows: [], pins: {}, taskFile };
+  if (state.kind === 'error') return { notSent: [], ladder: [], traceRows: [], pins: {}, overrides: {}, taskFile };
   if (state.kind === 'refused') {
     const e = state.error;
     const env = state.policy.envelope;
@@ -35,6 +38,7 @@ export function detailsFor(state: AssemblyState): PanelDetails | undefined {
       ladder: [],
       traceRows: [],
       pins: pinsOf(e.blocks),
+      overrides: overridesOf(state.snapshot?.overrides, e.blocks.map((b) => b.source)),
       taskFile,
       head: { maxInput: e.maxInput, mandatory: e.mandatoryTokens, final: e.mandatoryTokens, model: state.settings.model },
     };
@@ -43,13 +47,16 @@ export function detailsFor(state: AssemblyState): PanelDetails | undefined {
   const b = m.budget as typeof m.budget & BudgetExtras;
   const cache = (m as typeof m & { cache?: CacheInfo }).cache;
   const prefixTokens = num(cache?.prefix_tokens);
+  const notSent = notSentOf(m);
   return {
     envelope: { window: b.window, ...envelopeParts(b, m.zones) },
-    notSent: notSentOf(m),
+    notSent,
     ladder: m.degraded.map((d, i) => ({ step: i + 1, source: d.source, reason: d.reason, ...optional('requestBefore', num(d.request_before)), ...optional('requestAfter', num(d.request_after)) })),
     traceRows: traceRows(m),
     ...(cache && prefixTokens !== undefined ? { cache: { prefixTokens, prefixHash: String(cache.prefix_hash ?? ''), ...(typeof cache.changed === 'boolean' ? { changed: cache.changed } : {}) } } : {}),
     pins: pinsOf(state.assembly.blocks),
+    ...droppedOf(state, b.window),
+    overrides: overridesOf(state.snapshot.overrides, [...state.assembly.blocks.map((b) => b.source), ...notSent.map((n) => n.source)]),
     taskFile,
     head: { maxInput: b.max_input, mandatory: b.mandatory, mandatoryParts: mandatoryBreakdown(m), final: b.final, bytes: m.request_bytes, model: m.model, encoding: m.encoding },
   };
@@ -59,6 +66,24 @@ function optional<K extends string>(key: K, v: number | undefined): Partial<Reco
   return v === undefined ? {} : ({ [key]: v } as Record<K, number>);
 }
 
+/** The banner's figures: the evidence dropped to fit, and the window found for it when the worker's search verified one. */
+function droppedOf(state: Extract<AssemblyState, { kind: 'ok' }>, window: number): Pick<PanelDetails, 'dropped'> {
+  const items = droppedEvidence(state.assembly.manifest);
+  if (!items.length) return {};
+  const fit = state.fit && state.fit.sources.join('\n') === items.map((i) => i.source).join('\n') ? state.fit.window : undefined;
+  return { dropped: { items, window, ...(fit !== undefined ? { windowToFit: fit } : {}) } };
+}
+
+/** The override of every source shown that has one (an exact path, or a folder above it). */
+function overridesOf(overrides: Overrides | undefined, sources: string[]): Record<string, 'include' | 'exclude'> {
+  const out: Record<string, 'include' | 'exclude'> = {};
+  for (const s of sources) {
+    const o = isWholeFile(s) ? overrideFor(overrides, s) : undefined;
+    if (o) out[s] = o;
+  }
+  return out;
+}
+
 function pinsOf(blocks: { id: string }[]): Record<string, string> {
   return Object.fromEntries(blocks.filter((b) => b.id.startsWith('pinned:')).map((b) => [b.id, b.id.slice('pinned:'.length)]));
 }
@@ -66,6 +91,25 @@ function pinsOf(blocks: { id: string }[]): Record<string, string> {
 /** Include or exclude a whole file: the same command as the Index and Manifest items (`.context/overrides.json`). */
 async function override(action: 'include' | 'exclude', file: string): Promise<void> {
   await vscode.commands.executeCommand(`contextControl.${action}`, file);
+}
+
+/** The policy key that governs a built-in block: what makes it protected. */
+const POLICY_KEY: Record<string, string> = { 'builtin:system': 'mandatory', 'builtin:tools': 'mandatory', 'builtin:index': 'index', 'builtin:envelope': 'window' };
+
+/** Open the policy file at the line of the key that governs a built-in block (the file's top when the key is not set). */
+async function openPolicyLine(source: string, service: PanelActionTarget): Promise<void> {
+  const policyPath = service.state.kind === 'empty' ? undefined : service.state.settings.policyPath;
+  const root = service.workspaceRoot;
+  if (!root || !policyPath) return;
+  const file = path.join(root, policyPath);
+  if (!fs.existsSync(file)) {
+    void vscode.window.showInformationMessage(`Context Control: no policy file (${policyPath}): the built-in defaults apply. Create it to change which blocks are protected (mandatory) or to raise the envelope's window.`);
+    return;
+  }
+  const key = POLICY_KEY[source] ?? 'mandatory';
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^\\s*${key}\\s*:`).test(l));
+  await vscode.commands.executeCommand('contextControl.openItem', { source: policyPath, ...(at >= 0 ? { line: at + 1 } : {}) });
 }
 
 /** What Copy puts on the clipboard: a sent block's text in the current request, else the source's path. */
@@ -115,6 +159,13 @@ async function act(m: PanelActionMessage, service: PanelActionTarget): Promise<v
     case 'exclude':
       if (!isWholeFile(m.source)) throw new Error(`${m.source} is not a workspace file: only whole files can be ${m.action}d`);
       await override(m.action, m.source);
+      return;
+    case 'reset':
+      if (!isWholeFile(m.source)) throw new Error(`${m.source} is not a workspace file: it has no override to reset`);
+      await vscode.commands.executeCommand('contextControl.clearOverride', m.source);
+      return;
+    case 'policy':
+      await openPolicyLine(m.source, service);
       return;
   }
 }

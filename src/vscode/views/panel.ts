@@ -7,6 +7,7 @@ import { isPanelAction, isPanelMessage, type HostMessage, type PanelMessage, typ
 import { changeProvider, updateSettings } from '../setting-scope';
 import type { Settings } from '../settings';
 import type { AssemblyState, Change } from '../state';
+import { runProviderFix } from '../provider-toast';
 import { statusFor } from './statusBar';
 import { detailsFor, handlePanelAction, type PanelActionTarget } from './panel-actions';
 
@@ -85,6 +86,8 @@ export interface PanelActions {
 export interface PanelController extends PanelActions {
   current(): AssemblyState;
   settings(): Settings;
+  /** An assembly is under way (the panel shows its progress when it opens during one). */
+  busy(): boolean;
   readonly onDidChange: vscode.Event<Change>;
   /** Messages for the webview: busy, send progress, a comparison. */
   readonly onDidPost: vscode.Event<HostMessage>;
@@ -150,7 +153,11 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
     return !!this.view?.visible;
   }
 
+  /** The file the last dry run wrote, the only one the Answer tab's link may open. */
+  private lastFile: string | undefined;
+
   post(message: HostMessage): void {
+    if (message.type === 'sendDone') this.lastFile = message.file;
     if (!this.view || !this.ready) {
       // The panel asks for the current preview when it is ready; a stale busy flag would only lock its buttons.
       if (message.type !== 'preview' && message.type !== 'busy' && this.queue.length < MAX_QUEUE) this.queue.push(message);
@@ -182,6 +189,7 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
         await this.postInit();
         for (const m of this.queue.splice(0)) this.post(m);
         this.post({ type: 'preview', preview: previewFor(this.shown ?? this.actions.current(), this.actions.settings()) });
+        if (this.actions.busy()) this.post({ type: 'busy', busy: true });
       },
       preview: (m) => this.actions.preview(m.task),
       send: (m) => this.actions.send(m.task),
@@ -193,6 +201,9 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       copyRequest: () => this.actions.copyRequest(),
       exportRequest: () => this.actions.exportRequest(),
       openSource: (m) => this.actions.openSource(m.source),
+      providerFix: (m) => runProviderFix(m.fix),
+      // Only the file the last dry run named: the webview's message is untrusted input.
+      openFile: (m) => m.file === this.lastFile && vscode.window.showTextDocument(vscode.Uri.file(m.file), { preview: true }),
       session: (m) => vscode.commands.executeCommand({ compact: 'contextControl.compactSession', edit: 'contextControl.editSummary', undo: 'contextControl.undoSummary' }[m.action]),
       compareSend: () => vscode.commands.executeCommand('contextControl.compareSend'),
     };

@@ -1,7 +1,9 @@
 /** Worker side: a snapshot from the inputs the host sent (no `vscode`; runs in the worker threads). */
 import type { Assembly } from '../../core/chain/assemble';
+import { windowToFit } from '../../core/chain/fit-window';
+import { droppedEvidence } from '../../view-model/dropped';
 import { orderBlocks, wrap } from '../../core/chain/render';
-import { ContextEngine } from '../../core/engine';
+import { ContextEngine, type AssembleRequest as EngineAssembleRequest } from '../../core/engine';
 import { writeRecord } from '../../core/report/record';
 import { diskReader, overlayReader } from '../../core/sources/reader';
 import type { Snapshot } from '../../core/sources/snapshot';
@@ -9,7 +11,7 @@ import { counterFor, encodingForModel, type Tokenizer } from '../../core/tokens'
 import { diskHost } from '../../host/disk';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import type { CountWith } from './ops-protocol';
-import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type SnapshotView, type WorkerSnapshot } from './protocol';
+import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type FitResult, type SnapshotView, type WorkerSnapshot } from './protocol';
 
 /**
  * Load the snapshot, reading unsaved buffers before the disk. With a chat patch, the prompt is the task as literal
@@ -54,7 +56,31 @@ export function engineFor(root: string): ContextEngine {
 export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s: Snapshot) => void) {
   const snapshot = load(req.snapshot, req.patch);
   onSnapshot(snapshot);
-  const assembly = engineFor(req.snapshot.root).assemble(snapshot, { ...req.options, sessionFile: req.snapshot.sessionFile, summaries: req.patch ? false : undefined });
+  const engine = engineFor(req.snapshot.root);
+  const options: EngineAssembleRequest = { ...req.options, sessionFile: req.snapshot.sessionFile, summaries: req.patch ? false : undefined };
+  const assembly = engine.assemble(snapshot, options);
   if (req.recordDir) writeRecord(req.recordDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
-  return resultOf(assembly, snapshot);
+  return { ...resultOf(assembly, snapshot), fit: fitOf(engine, assembly, snapshot, options) };
+}
+
+/** Time the window search may take after an assembly that dropped evidence (the panel waits for it). */
+const FIT_BUDGET_MS = 3000;
+
+/**
+ * The key evidence the budget dropped, and the window that would send it all, found by assembling the same inputs
+ * at larger windows (core/chain/fit-window.ts); undefined when nothing was dropped.
+ */
+function fitOf(engine: ContextEngine, assembly: Assembly, snapshot: Snapshot, options: EngineAssembleRequest): FitResult | undefined {
+  const dropped = droppedEvidence(assembly.manifest);
+  if (!dropped.length) return undefined;
+  const started = Date.now();
+  const sources = dropped.map((d) => d.source);
+  const window = windowToFit({
+    policy: snapshot.policy,
+    sources,
+    needed: dropped.reduce((n, d) => n + (d.tokens ?? 0), 0),
+    assembleAt: (w) => engine.assemble({ ...snapshot, policy: { ...snapshot.policy, envelope: { ...snapshot.policy.envelope, window: w } } }, { ...options, previousPrefixHash: undefined }),
+    stop: () => Date.now() - started > FIT_BUDGET_MS,
+  });
+  return { sources, ...(window !== undefined ? { window } : {}) };
 }

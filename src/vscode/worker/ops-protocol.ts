@@ -2,7 +2,7 @@ import type { CaseOptions, CaseResult } from '../../core/compare/check-run';
 import type { CheckCase } from '../../core/compare/checks-file';
 import type { CompactionPreview } from '../../core/session/compaction';
 import type { CompareResult } from '../../core/compare/run';
-import type { AssembleRequest, BlockView, ChatPatch, CompareArgs, SerializedError, SnapshotView, WorkerSnapshot } from './protocol';
+import type { AssembleRequest, BlockView, FitResult, ChatPatch, CompareArgs, SerializedError, SnapshotView, WorkerSnapshot } from './protocol';
 import type { Assembly } from '../../core/chain/assemble';
 
 /** The tokenizer the host asks the worker to count with: the configured model and encoding. */
@@ -16,7 +16,7 @@ export interface CountWith {
  * the chain, the tokenizer and their rank tables stay in the worker's bundle.
  */
 export interface Ops {
-  assemble: { args: Omit<AssembleRequest, 'id'>; result: { assembly: Assembly; snapshot: SnapshotView; view: BlockView } };
+  assemble: { args: Omit<AssembleRequest, 'id'>; result: { assembly: Assembly; snapshot: SnapshotView; view: BlockView; fit?: FitResult } };
   /** assemble_context: the rendered context under `maxInput`, or the refusal's figures. */
   renderContext: {
     args: { snapshot: WorkerSnapshot; patch: ChatPatch; maxInput: number } & CountWith;

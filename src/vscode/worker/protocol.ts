@@ -132,3 +132,9 @@ export type SendWorkerOut =
   | { type: 'lm'; id: number; call: number; op: 'send' | 'count'; request: PreparedRequest }
   | { type: 'done'; id: number; result: SendWorkerResult }
   | { type: 'compared'; id: number; result?: CompareResult; error?: SerializedError };
+
+/** The key evidence an assembly dropped to fit, and the window at which the chain sends it all (when one was verified). */
+export interface FitResult {
+  sources: string[];
+  window?: number;
+}

@@ -35,7 +35,7 @@ export default async function (h) {
     const ns = panel.locator('#not-sent');
     await ns.waitFor({ timeout: 30_000 });
     const groups = await ns.locator('.ns-group > summary').allTextContents();
-    expect(groups.some((g) => /^Rejected \(\d+\)$/.test(g)), `groups: ${groups.join(' | ')}`);
+    expect(groups.some((g) => /^Left out: not relevant, superseded or excluded \(\d+\)$/.test(g)), `groups: ${groups.join(' | ')}`);
     expect(groups.some((g) => /^Left out of tool output \(\d+\)$/.test(g)), `groups: ${groups.join(' | ')}`);
     const adr = ns.locator('.ns-item').filter({ hasText: 'adr-008' }).first();
     expect(((await adr.locator('.reason').textContent()) ?? '').includes('superseded by ADR-012'), 'the rejected ADR says why');
@@ -139,7 +139,8 @@ export default async function (h) {
     expect((await pinned.locator('button.act-unpin').count()) === 1, 'the pinned file has Unpin');
     expect((await pinned.locator('button.act-open').count()) === 1, 'the pinned file has Open');
     for (const id of ['#copy-btn', '#export-btn', '#send-btn']) expect((await panel.locator(id).getAttribute('aria-disabled')) === 'true', `${id} is not disabled`);
-    expect(((await panel.locator('#actions-why').textContent()) ?? '').includes('refused'), 'the reason is shown');
+    // A background run may still be under way ("Wait for the preview to finish"): the reason shows once it ends.
+    await panel.locator('#actions-why').filter({ hasText: 'refused' }).waitFor({ timeout: 30_000 });
     await shot('refused', { locator: sidebar() });
     for (const theme of ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast', 'Default High Contrast Light']) {
       await settings({ 'workbench.colorTheme': theme });
@@ -191,6 +192,7 @@ export default async function (h) {
     await panel.locator('#provider').filter({ has: panel.locator('option[value="openai"]:checked') }).waitFor({ timeout: 20_000 });
     await panel.locator('#send-btn:not([aria-disabled])').click({ timeout: 30_000 });
     await panel.locator('#answer-note').filter({ hasText: /^Failed: / }).waitFor({ timeout: 60_000 });
+    expect(((await panel.locator('#answer-fix-btn').textContent()) ?? '') === 'Set API Key', 'the no-key error offers Set API Key in place');
     await preview(panel);
     await panel.locator('#answer-note').waitFor({ state: 'detached', timeout: 30_000 });
     expect(((await panel.locator('#answer').textContent()) ?? '') === 'Nothing sent yet.', 'the stale answer is gone');

@@ -41,7 +41,7 @@ describe('ctxctl check', () => {
     assert.match(got.out, /^✓ payment incident keeps its evidence {2}\(.*examples\/payment-incident\/\.context\/checks\.yaml:3, [\d\u202f]+ tokens\)$/m);
     assert.doesNotMatch(got.out, /^ {2}FAIL/m);
     assert.match(got.out, /\nOK: 1 case\(s\), 11 check\(s\) hold\n$/);
-    assert.match(got.out, /^ {2}SKIP .*checks\.yaml:22 {2}payment incident keeps its evidence: answer cites application\.log: not checked: no provider \(--provider\) ran$/m);
+    assert.match(got.out, /^ {2}SKIP .*checks\.yaml:22 {2}payment incident keeps its evidence: answer cites application\.log: not checked: nothing was sent \(--provider sends\)$/m);
   });
 
   it('one passing and one failing case: exit 1, the line names case, expectation and what was found; --junit has 2 testcases and 1 failure', async () => {

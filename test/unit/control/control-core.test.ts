@@ -43,7 +43,7 @@ describe('pin size, Problems, item actions', () => {
     assert.deepEqual(problemsOf([], new Error('boom'), isFile), []);
   });
 
-  it('gives tree items the actions that apply: overrides for documents, pin/open/copy for files, none for builtins', () => {
+  it('gives tree items the actions that apply: overrides for documents and tool output, pin/open/copy for other files, none for builtins', () => {
     const o = { include: ['docs/in.md'], exclude: ['docs/out/'] };
     assert.deepEqual(
       [
@@ -51,7 +51,7 @@ describe('pin size, Problems, item actions', () => {
         itemContext('tool_result', 'app.log', o), itemContext('pinned', 'notes.md#L1-L3', o), itemContext('system_instructions', 'builtin:system', o),
         itemContext('session_group', '.context/session.jsonl#e17', o), itemContext('current_task', 'task', o),
       ],
-      ['ctxItem', 'ctxItem.included', 'ctxItem.excluded', 'ctxFile', 'ctxFile', undefined, undefined, undefined],
+      ['ctxItem', 'ctxItem.included', 'ctxItem.excluded', 'ctxItem', 'ctxFile', undefined, undefined, undefined],
     );
   });
 });

@@ -53,7 +53,18 @@ describe('overrides stage', () => {
     assert.deepEqual(out.value.kept.map((b) => b.source), ['builtin:system', 'notes.md', 'docs/kept.md', 'app.log']);
     assert.deepEqual(out.decisions.warnings?.map((w) => `${w.source}: ${w.message}`), [
       'notes.md: excluded by you, but it is pinned: it stays in the request; unpin it to leave it out',
-      'docs/gone.md: included by you, but it is not a document, decision or source file of this workspace: no effect',
+      'docs/gone.md: included by you, but it is not a document, decision, source file or tool output of this workspace: no effect',
+    ]);
+  });
+
+  it('says how a protected rule or the task leaves the request, since an exclude cannot: never "unpin" for what is not pinned', () => {
+    const rule = { ...block('agents_md', 'AGENTS.md', 'rules'), mandatory: true };
+    const task = { ...block('current_task', 'ticket.md', 'why?'), mandatory: true };
+    const p = pruned();
+    const out = applyOverrides({ ...p, value: { ...p.value, kept: [...p.value.kept, rule, task] } }, [...candidates, rule, task], { include: [], exclude: ['AGENTS.md', 'ticket.md'] });
+    assert.deepEqual(out.decisions.warnings?.map((w) => `${w.source}: ${w.message}`), [
+      "AGENTS.md: excluded by you, but it is protected (agents_md): it stays in the request; shorten it, or take agents_md out of the policy's mandatory list to leave it out",
+      'ticket.md: excluded by you, but it is protected (current_task): it stays in the request; the task is always sent',
     ]);
   });
 

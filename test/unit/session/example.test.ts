@@ -77,14 +77,14 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.deepEqual(
       a.manifest.rejected.filter((d) => d.kind === 'session_group').map((d) => [d.source, d.reason, d.events]),
       [
-        ['.context/session.jsonl#e01', 'session events omitted: older than omitted events (replay has no gaps)', 1],
-        ['.context/session.jsonl#e02', 'session events omitted: older than omitted events (replay has no gaps)', 1],
-        ['.context/session.jsonl#e03', 'session events omitted: older than omitted events (replay has no gaps)', 2],
-        ['.context/session.jsonl#e05', 'session events omitted: older than omitted events (replay has no gaps)', 1],
-        ['.context/session.jsonl#e06', 'session events omitted: older than omitted events (replay has no gaps)', 2],
-        ['.context/session.jsonl#e08', 'session events omitted: older than omitted events (replay has no gaps)', 1],
-        ['.context/session.jsonl#e09', 'session events omitted: older than omitted events (replay has no gaps)', 1],
-        ['.context/session.jsonl#e10', 'session events omitted: older than omitted events (replay has no gaps)', 2],
+        ['.context/session.jsonl#e01', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 1],
+        ['.context/session.jsonl#e02', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 1],
+        ['.context/session.jsonl#e03', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 2],
+        ['.context/session.jsonl#e05', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 1],
+        ['.context/session.jsonl#e06', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 2],
+        ['.context/session.jsonl#e08', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 1],
+        ['.context/session.jsonl#e09', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 1],
+        ['.context/session.jsonl#e10', 'session events omitted: older than events that did not fit (the session is replayed without gaps, so older events go too)', 2],
         ['.context/session.jsonl#e12', 'session events omitted: at least 518 tokens needed, 490 left of the budget once documents and tool output were placed', 2],
       ],
     );

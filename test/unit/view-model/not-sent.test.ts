@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notSentOf } from '../../../src/view-model/not-sent';
+import { matchesFilter, notSentOf } from '../../../src/view-model/not-sent';
 import { traceRows } from '../../../src/view-model/trace-table';
 import { manifestOf } from '../compare/fixture';
 
@@ -23,15 +23,36 @@ const m = manifestOf({
 });
 
 describe('panel: not sent', () => {
-  it('lists ladder steps, rejected, indexed and what tool output left out, in that order, with exact or estimated figures', () => {
+  it('lists drops to fit, ladder steps, rejected, indexed and what tool output left out, in that order, with exact or estimated figures', () => {
     assert.deepEqual(notSentOf(m), [
+      { group: 'dropped', source: '.context/session.jsonl#e17', kind: 'session_group', reason: 'session events omitted: dropped by ladder 2', tokens: 1036, exact: false },
       { group: 'degraded', source: 'application.log', kind: 'tool_result', reason: 'ladder 1: trimmed the largest tool result', tokens: 756, exact: true },
       { group: 'rejected', source: 'docs/adr/adr-008.md', kind: 'decision', reason: 'superseded by ADR-012', tokens: 592, exact: false },
-      { group: 'rejected', source: '.context/session.jsonl#e17', kind: 'session_group', reason: 'session events omitted: dropped by ladder 2', tokens: 1036, exact: false },
       { group: 'indexed', source: 'docs/architecture.md', kind: 'document', reason: 'did not fit the budget (324 tokens left): in the index, available on demand', tokens: 6436, exact: false },
       { group: 'tool_output', source: 'application.log', kind: 'tool_result', reason: 'kept 3 of 3 error templates', tokens: 756, exact: true },
       { group: 'tool_output', source: 'build.log', kind: 'tool_result', reason: 'offloaded whole to .context/offload/build.log: over 6 000 tokens', tokens: 9000, exact: true },
     ]);
+  });
+
+  it('keeps what the budget dropped (fill budget or zone, a ladder step) apart from what was superseded or not relevant', () => {
+    const dropped = manifestOf({
+      rejected: [
+        { source: 'docs/adr/adr-008.md', kind: 'decision', reason: 'superseded by ADR-012', tokens: 592 },
+        { source: 'application.log', kind: 'tool_result', reason: 'not sent: over the budget (46 tokens left, 85 needed even trimmed)', tokens: 85, limit: 'budget' },
+        { source: 'docs/adr/adr-012.md', kind: 'decision', reason: 'not in this request: did not fit the budget (46 tokens left)', tokens: 1112, limit: 'budget' },
+        { source: 'docs/old.md', kind: 'document', reason: 'not in this request: dropped by ladder 4 to fit max_input', tokens: 300, ladder: 4 },
+      ],
+      indexed: [{ source: 'src/Pay.java', kind: 'source_code', reason: 'did not fit the budget (46 tokens left): in the index, available on demand', tokens: 900, limit: 'budget' }],
+    });
+    assert.deepEqual(notSentOf(dropped).map((n) => `${n.group} ${n.source}`), ['dropped application.log', 'dropped docs/adr/adr-012.md', 'dropped docs/old.md', 'dropped src/Pay.java', 'rejected docs/adr/adr-008.md']);
+  });
+
+  it('filters a long list by every word of the filter in the path, kind or reason, case-insensitive', () => {
+    const items = notSentOf(m);
+    assert.deepEqual(items.filter((n) => matchesFilter(n, 'APPLICATION ladder')).map((n) => `${n.group} ${n.source}`), ['degraded application.log']);
+    assert.deepEqual(items.filter((n) => matchesFilter(n, 'session_group')).map((n) => n.source), ['.context/session.jsonl#e17']);
+    assert.equal(items.filter((n) => matchesFilter(n, '  ')).length, items.length);
+    assert.deepEqual(items.filter((n) => matchesFilter(n, 'nothing-like-this')), []);
   });
 
   it('an empty manifest has nothing not sent', () => {
