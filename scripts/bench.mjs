@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark (`npm run bench`, which builds first): every figure of issue 18's table, each side by side with its
+// Benchmark (`npm run bench`, which builds first): every performance figure (docs/performance.md), each side by side with its
 // reference measured in the same run (ripgrep, node loading js-tiktoken), as a ratio. Every figure comes from a
 // fresh child process (bench/measure.mjs). Generated data lives in /tmp/ctxctl-bench and is reused between runs.
 //

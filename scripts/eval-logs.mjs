@@ -257,7 +257,7 @@ function loghub() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The generated large workspace (issue 25, item 6): nothing of it is committed.
+// The generated large workspace: nothing of it is committed.
 
 function large() {
   const ws = tempWorkspace('large');

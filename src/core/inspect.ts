@@ -11,7 +11,7 @@ import { clipLine, Ring, STREAM_CHUNK_BYTES } from './trim/lines';
 import type { Lines } from './trim/types';
 
 /**
- * Progressive inspection of an offloaded (or any large) file, seed 002's next step after the preview: its head,
+ * Progressive inspection of an offloaded (or any large) file, the next step after the offload notice's preview: its head,
  * a grep with context, a count, its JSON shape. Every operation streams the file and returns a bounded text, so
  * the same functions serve the CLI (`ctxctl inspect`) and, later, the model's read-only inspect_offloaded tool.
  */

@@ -2,12 +2,12 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNo
 import { InputError, nearest } from './errors';
 import type { BlockKind } from './types';
 
-/** The context policy (`.context/policy.yaml`). Defaults are seed 000's numbers. */
+/** The context policy (`.context/policy.yaml`). Defaults: a 14 000-token window, 2 000 kept for the answer, a 1 000 margin. */
 export interface Policy {
   envelope: { window: number; output_reserve: number; margin: number };
   mandatory: BlockKind[];
   /**
-   * `tool_results.grow` (issue 25): whether tool output grows into the room the fill leaves (chain/grow.ts). Default
+   * `tool_results.grow`: whether tool output grows into the room the fill leaves (chain/grow.ts). Default
    * on; a workspace policy that sets `tool_results.max_tokens` and not `grow` keeps its cap as a cap.
    */
   zones: { tool_results: { max_tokens: number; grow?: boolean }; documents?: { max_tokens: number }; session?: { max_tokens: number } };
@@ -44,7 +44,7 @@ export function defaultPolicy(): Policy {
     envelope: { window: 14000, output_reserve: 2000, margin: 1000 },
     mandatory: ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned'],
     zones: { tool_results: { max_tokens: 1500 } },
-    // The built-in default knows no file names (DESIGN.md): relevance ranks what a workspace policy does not pin down.
+    // The built-in default knows no file names: relevance ranks what a workspace policy does not pin down.
     priorities: [],
     offload: { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, preview_tokens: 600, dir: '.context/offload', retention_days: 7, retention_mb: 200 },
     session: { keep_recent_groups: 6, compaction_trigger_tokens: 9000, summary_format: 'structured' },

@@ -1,6 +1,6 @@
 import type { SessionEvent } from './session/event';
 /**
- * The vocabulary of the chain (see DESIGN.md). Plain data only: every stage takes and returns these.
+ * The vocabulary of the chain, the words the code uses throughout. Plain data only: every stage takes and returns these.
  */
 
 /** What a block is, which decides its zone, its place in the request and how the ladder may degrade it. */

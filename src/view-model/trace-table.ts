@@ -1,5 +1,5 @@
 /**
- * The Trace tab as a table: the rows of the seed's trace layout, taken from the manifest's decisions (not from the
+ * The Trace tab as a table: the rows of the trace's layout, taken from the manifest's decisions (not from the
  * preformatted text), so the panel can wrap them at any width.
  */
 import type { Decision, Decisions } from '../core/types';

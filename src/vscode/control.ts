@@ -21,7 +21,7 @@ export function sessionKeys(state: AssemblyState, sessionStore: SessionStore): {
   return { hasSession: (snapshot?.session.length ?? 0) > 0, canUndoSummary };
 }
 
-/** The user's controls (issue 14): overrides and item actions, Problems, the log channel, session context keys. */
+/** The user's controls: overrides and item actions, Problems, the log channel, session context keys. */
 export function registerControl(context: vscode.ExtensionContext, service: AssemblyService, pins: PinStore) {
   registerOverrides(context, service, pins);
   const diagnostics = registerDiagnostics(context, service);

@@ -7,7 +7,7 @@ import { agentBinaries, runClient, allText, dump, PIN_TEXT, REPO, RULE, setup, t
 /**
  * The real Claude Code (`claude -p`) with `ctxctl hook claude-code` as its SessionStart hook, talking straight to the
  * fake provider (no gateway, so whatever reaches the provider came from the hook or the client): a 26 KB whole-file
- * pin is named, not sent, and the rules and the small pin reach the model whole (issue 28, item 1).
+ * pin is named, not sent, and the rules and the small pin reach the model whole.
  */
 
 const BIG_NOTE = Array.from({ length: 400 }, (_, i) => `Line ${String(i + 1).padStart(3, '0')}: the nightly settlement batch reconciles card captures.`).join('\n') + '\n';

@@ -6,7 +6,7 @@ import { previewFor } from '../../src/vscode/views/panel';
 import { api, assembleTicket } from './api';
 
 suite('preview, trees and status bar', () => {
-  test('assembles the example within budget, with the decisions of seed 000', async () => {
+  test('assembles the example within budget, with its decisions: ADR-012 sent, ADR-008 superseded, marketing unrelated', async () => {
     const a = await api();
     const state = await assembleTicket(a);
     assert.equal(state.kind, 'ok', state.kind === 'error' ? state.error.message : state.kind);

@@ -19,7 +19,7 @@ function bundle(name: string): { inputs: string[]; bytes: number } {
 /** Inputs no bundle loaded by the extension host at activation may hold: rank tables, provider SDKs, the chain. */
 const HEAVY = [/js-tiktoken\/.*ranks/, /node_modules\/openai\//, /node_modules\/@anthropic-ai\/sdk\//, /^src\/core\/chain\//, /^src\/core\/tokens\.ts$/];
 
-describe('bundles (issue 18: a small, lazy extension)', () => {
+describe('bundles: a small, lazy extension', () => {
   it('dist/extension.js is at most 1 MB', () => {
     const { bytes } = bundle('extension');
     assert.ok(bytes <= 1024 * 1024, `dist/extension.js is ${bytes} bytes`);

@@ -4,14 +4,14 @@ import { InputError } from '../../src/core/errors';
 import { defaultPolicy, maxInput, parsePolicy, resolvePolicy, withMaxInput } from '../../src/core/policy';
 
 describe('policy', () => {
-  it('defaults to the seed numbers: 14 000 − 2 000 − 1 000 = 11 000', () => {
+  it('defaults to a 14 000-token window: 14 000 − 2 000 − 1 000 = 11 000', () => {
     const p = defaultPolicy();
     assert.deepEqual(p.envelope, { window: 14000, output_reserve: 2000, margin: 1000 });
     assert.equal(maxInput(p), 11000);
     assert.equal(p.zones.tool_results.max_tokens, 1500);
     assert.deepEqual(p.mandatory, ['system_instructions', 'tool_definitions', 'current_task', 'agents_md', 'pinned']);
     assert.deepEqual(p.offload, { per_result_tokens: 6000, aggregate_tokens: 10000, preview_chars: 100, preview_tokens: 600, dir: '.context/offload', retention_days: 7, retention_mb: 200 });
-    // DESIGN.md: the built-in default knows no file names; the example's own policy sets its priorities.
+    // The built-in default knows no file names; the example's own policy sets its priorities.
     assert.deepEqual(p.priorities, []);
     assert.deepEqual(p.relevance, { load_threshold: 30, index_threshold: 12, min_words: 2, recent_commits: 5 });
   });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { formatNumber, formatPercent } from '../../src/view-model/format';
 
 /**
- * How every property test runs (issue 13, requirement 4): a random seed unless one is given, printed so that a
+ * How every property test runs: a random seed unless one is given, printed so that a
  * failure can be replayed; at least 1 000 runs in the unit suite (`npm run fuzz`: 10 000); and the coverage of the
  * paths the property is about, with floors that fail the test when the generators stop reaching them.
  *

@@ -8,7 +8,7 @@ import { RankTable } from '../../src/core/rank-table';
 import { loadBpe } from '../../src/core/tokens-bpe';
 import { REPO } from './helpers';
 
-/** The rank files scripts/build.mjs writes must hold exactly js-tiktoken's ranks (issue 18: rank tables load fast). */
+/** The rank files scripts/build.mjs writes must hold exactly js-tiktoken's ranks (so rank tables load fast). */
 describe('rank files (dist/ranks/NAME.bin)', () => {
   for (const name of ['o200k_base', 'cl100k_base']) {
     it(`${name}: every token at its rank, the same split pattern and special tokens as js-tiktoken`, () => {

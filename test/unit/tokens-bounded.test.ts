@@ -21,7 +21,7 @@ const tricky = [
   "It's the user's choice; they'll see it.\nDon't stop — we've 12345678 items.\n".repeat(30),
 ];
 
-describe('bounded counting (issue 18)', () => {
+describe('bounded counting', () => {
   const counter = new TiktokenCounter('o200k_base');
 
   it('adds up to the whole count across safe cuts, whatever the step', () => {

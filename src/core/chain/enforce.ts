@@ -21,7 +21,7 @@ export interface Enforced {
   removed: Block[];
 }
 
-/** The protected zone: mandatory blocks, and the session summary (never cut, seed 001). */
+/** The protected zone: mandatory blocks, and the session summary (never cut: it stands for the older events it replaced). */
 export function isProtected(block: Block): boolean {
   return block.mandatory || block.kind === 'session_summary';
 }
@@ -31,7 +31,7 @@ const MIN_TOOL_TOKENS = 40;
 const LADDER4_WHAT: Partial<Record<Block['kind'], string>> = { index: 'block: the index of documents available on demand', tool_result: 'tool result' };
 
 /**
- * Seed 000's enforce_request_budget, on the exact count of the serialized request. Degrade in order until it fits:
+ * The request budget, enforced on the exact count of the serialized request. Degrade in order until it fits:
  * 1 trim the largest tool result, 2 drop the oldest session group, 3 replace a document by its summary,
  * 4 drop the lowest-priority document, 5 refuse. Protected blocks are never touched; a group is never split.
  * Its decisions are the ladder's steps (`degraded`), each with its step number (`ladder`) and, for a block the step

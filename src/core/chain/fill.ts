@@ -51,9 +51,9 @@ export interface FillInput {
 }
 
 /**
- * Seed 000's fill_zone, on exact costs (issue 18). The order of the flexible zone:
+ * The fill, on exact token counts. The order of the flexible zone:
  * 1. every candidate is sure of its line in the index of available documents (what a left-out document becomes),
- *    up to the index's own budget (issue 25): the room held back is the smaller of the lines not yet decided and
+ *    up to the index's own budget (index-block.ts): the room held back is the smaller of the lines not yet decided and
  *    what is left of that budget, so 5 000 candidates hold the budget, not 5 000 lines; left-out candidates are
  *    listed in the fill's order (priority × relevance) while the budget lasts;
  * 2. what the user included (`meta.override: include`), then the session's share: the newest groups the policy
@@ -62,7 +62,7 @@ export interface FillInput {
  *    that does not fit and trying the next; a decision that does not fit whole is sent as its decision section when
  *    that fits; tool results also stay inside their zone cap;
  * 4. older session groups (raw only because their summary was rejected) take what is left, never split, no gaps.
- * Seed 000 lists recent history among the candidates; placing it first keeps documents, which a read_document call
+ * A plain priority fill would rank recent history among the candidates; placing it first keeps documents, which a read_document call
  * can fetch later, from crowding out the turns that say where the work stands, which nothing can fetch back.
  */
 export function fill(input: FillInput): StageResult<Filled> {

@@ -1,7 +1,7 @@
 import type { Block } from '../types';
 
 /**
- * Growing the evidence zone into the room the fill left (issue 25, item 4). The tool-results zone is a cap for
+ * Growing the evidence zone into the room the fill left. The tool-results zone is a cap for
  * sharing, not a reason to send less evidence than the request has room for: when tokens are left after the fill
  * and a tool output was trimmed, the outputs are trimmed again to the zone plus what was left, shared as before
  * (trim-share.ts: every output with evidence first gets its floor, then a share by evidence), so each log grows

@@ -5,7 +5,7 @@ import { makeBlock } from './collect';
 import { renderIndex, type IndexEntry } from './render';
 
 /**
- * The index's own budget (issue 25): what its lines for candidates the fill left out may take, at most
+ * The index's own budget: what its lines for candidates the fill left out may take, at most
  * INDEX_SHARE of the flexible zone and never more than INDEX_MAX_TOKENS; the room it does not need goes to the fill.
  */
 export const INDEX_SHARE = 0.15;

@@ -5,7 +5,7 @@ import { pickTrimmer } from '../trim/pick';
 import { trimOptions } from './trim';
 
 /**
- * The inline view of an offloaded result (issue 12): the same evidence digest trimming produces (a test report's
+ * The inline view of an offloaded result: the same evidence digest trimming produces (a test report's
  * summary and failures, a log's error and warning templates with their first occurrences), within
  * `offload.preview_tokens`, never just its head and tail. Results with no evidence form (command output, JSON)
  * have none: their head and tail stay the navigation preview. The stored payload is never touched.

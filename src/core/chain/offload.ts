@@ -12,7 +12,7 @@ import { wrap } from './render';
 import type { TrimInput } from './trim';
 
 /**
- * Offload (seed 002). Tool results returned in one step are measured first. A result above per_result_tokens goes
+ * Offload: an oversized result is kept whole on disk and the context gets a digest with its path. Tool results returned in one step are measured first. A result above per_result_tokens goes
  * whole to the offload store; if the results still inline sum above aggregate_tokens, the largest go next, one by
  * one, until the rest fits. An offloaded result leaves a notice, its path, the evidence digest of a test report or a
  * log (offload-preview.ts) and a head/tail preview in the context.

@@ -7,7 +7,7 @@ import { renderIndex, wrap } from './render';
 
 /**
  * What a flexible block costs in the request, counted exactly and only as far as the room it is checked against
- * (issue 18: placement uses exact counts, never a fixed characters-per-token ratio).
+ * (placement uses exact counts, never a fixed characters-per-token ratio).
  *
  * A document, a decision, source code or a tool result goes into the task's user message as its wrapped text
  * followed by the `\n\n` that joins it to the next block, inside a JSON string: so its cost is the count of that

@@ -55,7 +55,7 @@ export interface RequestRedaction extends Redaction {
   source: string;
 }
 
-/** Request order (DESIGN.md); lower comes first. */
+/** Request order: the stable, cache-friendly prefix first, the current task last; lower comes first. */
 export const ORDER: Record<BlockKind, number> = {
   system_instructions: 1,
   tool_definitions: 2,

@@ -1,5 +1,5 @@
 /**
- * Sharing the tool-results zone among the outputs of one call (issue 12: the budget follows the evidence). Outputs
+ * Sharing the tool-results zone among the outputs of one call (the budget follows the evidence). Outputs
  * without evidence get a glance first (head and tail, `GLANCE_TOKENS` at most); the rest of the zone goes to the
  * outputs with evidence in proportion to their evidence weight times their priority, each capped by what it
  * needs (its whole text when that is known); what they leave goes to the outputs without evidence, by priority.
@@ -65,7 +65,7 @@ export function shareZone(room: number, inputs: ShareInput[], floor = 0): number
 }
 
 /**
- * The warning issue 12 asks for: evidence left out of the tool-results zone while the request still had room.
+ * The warning for evidence left out of the tool-results zone while the request still had room.
  * One warning per output, with the number of templates left out and what to change.
  */
 export function evidenceLeftOut(trimmed: { source: string; templates?: unknown }[], freeTokens: number, cap: number): { source: string; message: string }[] {

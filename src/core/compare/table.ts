@@ -4,7 +4,7 @@ import type { DiffEntry } from './diff';
 import { variantSpread, type CompareResult, type Spread, type VariantResult } from './run';
 
 /**
- * The comparison as a readable table, in the layout of the seed's trace: one column per variant, the budget and
+ * The comparison as a readable table, in the trace's layout: one column per variant, the budget and
  * zones, the decisions, the evidence checks, then (after a send) the runs' figures with their spread, the decisions
  * diff with a marker and a word for each change, and every failing check with what was found.
  */

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { InputError } from '../errors';
 
 /**
- * The offload store (seed 002): a folder that holds oversized tool results whole, so the context can carry a
+ * The offload store: a folder that holds oversized tool results whole, so the context can carry a
  * notice, a path and a preview instead. A git-ignored `.context/offload/` in the workspace, or a folder the host
  * passes in (extension storage). Files are named by content, so offloading the same result twice writes it once.
  * Retention by age and total size; `clearOffloadStore` empties it.

@@ -2,18 +2,18 @@ import type { Manifest } from './manifest';
 
 import { formatNumber as num } from '../../view-model/format';
 
-/** Thousands with a (narrow no-break) space, as in the seed's trace: 11 000. */
+/** Thousands with a (narrow no-break) space, as the trace writes them: 11 000. */
 export { num };
 
 const right = (n: number | string, width: number) => String(n).padStart(width);
 
 /**
- * The human-readable report of one call in seed 000's layout. Every figure comes from the manifest, which was
+ * The human-readable report of one call in the trace's layout (`MODEL REQUEST BUDGET` … `FINAL REQUEST`). Every figure comes from the manifest, which was
  * computed from the serialized request.
  */
 /**
  * What the "Mandatory blocks" figure holds: the request with only the protected zone, counted alone, so it is the
- * protected zone of the budget bar, plus the session summary (never cut, seed 001), plus the request's framing.
+ * protected zone of the budget bar, plus the session summary (never cut), plus the request's framing.
  */
 export function mandatoryParts(m: Pick<Manifest, 'budget' | 'zones' | 'selected'>): { protected: number; summary: number; framing: number } {
   const summary = m.selected.filter((s) => s.kind === 'session_summary').reduce((n, s) => n + (s.tokens ?? 0), 0);

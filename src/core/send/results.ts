@@ -10,7 +10,7 @@ import type { Decision, StageResult } from '../types';
 import type { ToolOutcome } from './tools';
 
 /**
- * A tool result goes back into the context through the same gates as any tool output (seed 002, seed 000), with
+ * A tool result goes back into the context through the same gates as any tool output (offload, then trim), with
  * the chain's own rule (`decideOffload`) and store: over `offload.per_result_tokens` it is offloaded (the full text
  * goes to the offload store; the context gets a notice, the path and a head/tail preview); when the results of one
  * step together exceed `offload.aggregate_tokens`, the largest go next until the rest fits; what stays inline and is

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-/** Seed 000's structured summary, its JSON schema (sent to the model), and the schema check run before reuse. */
+/** The structured session summary, its JSON schema (sent to the model), and the schema check run before reuse. */
 export interface SessionSummary {
   objective: string;
   established_facts: string[];

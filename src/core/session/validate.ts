@@ -4,7 +4,7 @@ import { constraintsInPlay, keepsConstraint, type Constraint } from './constrain
 import { checkSchema, LIST_FIELDS, type SessionSummary } from './schema';
 
 /**
- * Validation before reuse (issue 7). A summary is rejected, with every reason, when: it does not match the schema;
+ * Validation before reuse. A summary is rejected, with every reason, when: it does not match the schema;
  * a pinned or mandatory constraint the folded events quote is missing from it; a question or hypothesis of the
  * source comes out as an established fact; completed actions are mixed with proposals; it cites a source that
  * does not exist. Plain data in, verdict out.

@@ -1,7 +1,7 @@
 import type { TaskSignals } from './analyze';
 
 /**
- * Source files the task points at (issue 25, item 8): an incident names an identifier, an error message, a path or
+ * Source files the task points at: an incident names an identifier, an error message, a path or
  * the ADR a piece of code violates, rarely the file. A source file is a candidate when its name is one of the
  * task's identifiers (`PaymentController` → PaymentController.java, `retry_policy` → retry_policy.py), or when its
  * text holds one of the task's distinctive identifiers (`MAX_RETRIES`, `GatewayClient.send`), quoted error

@@ -6,7 +6,7 @@ import { scanErrors } from './log-scan';
 import { firstThatFits, type Lines, type TrimOptions, type TrimOutput } from './types';
 
 /**
- * Command output (seed 000's cap_command_output): the head and the tail, with a marker in between saying how many
+ * Command output, capped: the head and the tail, with a marker in between saying how many
  * lines and about how many tokens were removed. One streaming pass; only the head and the tail are held. A file
  * the log scan read from its bytes is not read again: its head and tail are read by line index (byte-lines.ts).
  */

@@ -4,7 +4,7 @@ import { InfoColumn } from './level-column';
 import { LineKernel } from './line-kernel';
 
 /**
- * Pass 1 of the log scan, on the file's bytes (issue 18: a log scan at byte speed). Most lines of a large log
+ * Pass 1 of the log scan, on the file's bytes (so a large log scans at byte speed). Most lines of a large log
  * are info lines that say so in a leading level column, a JSON `level` or a logfmt `level=` (level-column.ts):
  * those are counted and never decoded.
  * Every other line is decoded as the streamed reader yields it (byte-lines.ts) and given to the scanner. While

@@ -9,7 +9,7 @@ import { fitsBudget, type Lines, type TemplateCounts, type TrimOptions, type Tri
 export { correlationId, errorSignature, isErrorLine } from './log-parse';
 
 /**
- * Log trimming (seed 000's extract_log_windows), by templates rather than lines. Every error and warning template
+ * Log trimming, by templates rather than windows of lines. Every error and warning template
  * comes first, one row each with its count and first/last time; then the verbatim first occurrence of the most
  * important errors with their timestamp, correlation id, neighbouring lines, correlated lines and stack trace;
  * then as much context as the budget allows. When not every template fits, the result says how many were left out

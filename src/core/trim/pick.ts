@@ -77,7 +77,7 @@ function severityShare(lines: Lines): number {
 
 /**
  * Choose a trimmer: the policy's format for the file; else what the content shows (test report, JSON, log); else
- * the tool's name (`run_tests`, `read_logs`, `shell`, as in seed 000's trim_tool_output); else the file name; else
+ * the tool's name (`run_tests`, `read_logs`, `shell`); else the file name; else
  * command output.
  */
 export function pickTrimmer(path: string, format: string | undefined, lines: Lines, tool?: string): { trimmer: Trimmer; format: TrimFormat; how: FormatSource } {

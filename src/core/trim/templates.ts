@@ -89,7 +89,7 @@ export class TemplateMiner {
 const WORD = /^[A-Za-z][A-Za-z'-]{2,}[:,;.!?]?$/;
 
 /**
- * The share of equal tokens; two different plain words count as two differences (issue 25: Loghub's BGL
+ * The share of equal tokens; two different plain words count as two differences (in Loghub's BGL log,
  * `program interrupt: privileged instruction` and `… illegal instruction` are two templates, not one with `<*>`;
  * a variable user or host name in a longer message still merges).
  */

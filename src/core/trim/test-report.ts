@@ -14,7 +14,7 @@ import {
 import { fitsBudget, type Lines, type TrimOptions, type TrimOutput } from './types';
 
 /**
- * Test reports (seed 000's keep_test_failures): the summary counts and every failure (name, message, location);
+ * Test reports: the summary counts and every failure (name, message, location);
  * the passes go. Text reporters (jest, vitest, pytest, mocha, node:test spec/TAP, Maven surefire, cargo test) in one
  * streaming pass; structured reports (JUnit, NUnit 2/3, TRX, xUnit.net XML; mocha, jest and RSpec JSON; go test
  * -json, dart JSON) by their own readers, rendered by test-cases.ts. Only failures and summary lines are held,

@@ -1,4 +1,4 @@
-// Issue 14, the user's controls: the Index tree's context menu and inline actions Include / Exclude / Clear, which
+// The user's controls: the Index tree's context menu and inline actions Include / Exclude / Clear, which
 // write .context/overrides.json (the file ctxctl reads too) and change the manifest; screenshot of the open menu.
 import fs from 'node:fs';
 import path from 'node:path';

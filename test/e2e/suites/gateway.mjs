@@ -1,4 +1,4 @@
-// Issue 27, the gateway in the editor: the Agent Calls view lists the records of .context/gateway/ as they appear
+// The gateway in the editor: the Agent Calls view lists the records of .context/gateway/ as they appear
 // (the watcher, no reload) and its status item is contributed; screenshot of the view (docs/screenshots/agent-calls.png).
 // The records are written here in the gateway's format, so the screenshot needs no model provider.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The panel of issue 14 in a real workbench: the Not-sent section and its per-item actions, the whole-window budget
+// The panel in a real workbench: the Not-sent section and its per-item actions, the whole-window budget
 // bar with the ladder's markers and warnings, the refused state with Unpin / Open, the Changes tab, the Trace table at
 // 300 px in a light theme, the empty-task gate, the keyboard paths, and the contrast of the status colours in four
 // themes. Screenshots: not-sent, overrides-menu, refused, diff, panel-300-light.

@@ -79,7 +79,7 @@ describe('ctxctl hook claude-code', () => {
     assert.ok(!context.includes(PIN_NOTE.text), 'the pin that does not fit is named, not cut');
   });
 
-  // Issue 28, item 1: Claude Code keeps 10 000 characters of a hook's context; above that the pins were lost.
+  // Claude Code keeps 10 000 characters of a hook's context; above that the pins were lost.
   const BIG_NOTE = Array.from({ length: 400 }, (_, i) => `Line ${String(i + 1).padStart(3, '0')}: the nightly settlement batch reconciles card captures.`).join('\n') + '\n';
   const BIG_PIN = { id: 'big', source: 'docs/big-note.md', text: '', label: 'big note' };
 
@@ -119,7 +119,7 @@ describe('ctxctl hook claude-code', () => {
     assert.ok(context.includes(`<pinned source="docs/runbook.md#L3-L3" label="on call">\n${PIN_NOTE.text}\n</pinned>`));
   });
 
-  // Issue 28, item 8: one malformed entry dropped everything, the rules too.
+  // A regression: one malformed entry used to drop everything, the rules too.
   it('one malformed entry in pins.json is skipped and named; the rules and the good pins still go', () => {
     const root = workspace();
     fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify([PIN_RULE, { id: 'bad', source: 'docs/runbook.md' }, PIN_NOTE]));

@@ -13,7 +13,7 @@ import { workspaceRootFrom } from '../../../src/cli/workspace-root';
 import { counterFor } from '../../../src/core/tokens';
 import { num } from '../../../src/core/report/trace';
 
-/** Issue 28 (first part): the pure decisions behind the hook's sizes, the root search, the search ranking, pins.json. */
+/** The pure decisions behind the hook's sizes, the root search, the search ranking, pins.json. */
 
 /** A file system as a map of path → kind. */
 const fsOf = (entries: Record<string, EntryKind>) => (p: string) => entries[p];

@@ -10,7 +10,7 @@ import { counter, EXAMPLE } from '../helpers';
 const NOW = () => new Date('2026-11-12T10:00:00Z');
 const snap = (task: string) => loadSnapshot({ root: EXAMPLE, task, changes: NO_GIT });
 
-describe('a cache-friendly request (issue 18, requirement 5)', () => {
+describe('a cache-friendly request', () => {
   const ticket = assemble(snap(path.join(EXAMPLE, 'ticket.md')), { now: NOW });
   const other = assemble(snap('Why does the scoring service time out on POST /v1/payments? Check the runbook.'), { now: NOW, previousPrefixHash: ticket.manifest.cache!.prefix_hash });
 
@@ -72,7 +72,7 @@ describe('a cache-friendly request (issue 18, requirement 5)', () => {
     assert.equal(zones + b.overhead + b.free + b.output_reserve + b.margin, b.window);
     assert.equal(b.free, b.max_input - b.final);
     // The JSON framing and escaping of the blocks: 1 157 since the ticket's message also points at PaymentRequest.java
-    // and PaymentService.java (issue 25, item 8): Java's quotes and newlines cost more once escaped.
+    // and PaymentService.java (the task's pointers): Java's quotes and newlines cost more once escaped.
     assert.ok(b.overhead > 0 && b.overhead < 1500, `overhead ${b.overhead}`);
   });
 });

@@ -115,7 +115,7 @@ describe('the whole chain (property)', () => {
       labels: LABELS,
       floors: {
         'tool message in request': 0.3,
-        // Fill places by exact cost (issue 18), so the ladder acts only where fill cannot see the final framing:
+        // Fill places by exact cost, so the ladder acts only where fill cannot see the final framing:
         // 18.4 % of 1 000 runs at seed 1471037866 (it was over 20 % when fill placed by a 3.6 estimate). Since the
         // index has a budget of its own and holds back only what it needs, fewer runs reach the ladder: 11.4–15.7 %
         // of 1 000 runs at seeds 1, 2, 3 and 1619444353 (a CI run fell under the old 12 % floor).

@@ -17,7 +17,7 @@ const summarize = (b: Block): Block => {
   return { ...b, text, tokens: counter.count(text), meta: { ...b.meta, summarized: true } };
 };
 
-/** Seed 001's scenario: instructions, three facts, a summary, two turns and the question. */
+/** The removal-order reference scenario: instructions, three facts, a summary, two turns and the question. */
 function seed001(): Block[] {
   const turn = (i: number, text: string) => {
     const b = block('session_group', `session#t${i}`, text, { meta: { groupIndex: i, events: [{ id: `t${i}`, type: i % 2 ? 'assistant' : 'user', text }] } });
@@ -35,7 +35,7 @@ function seed001(): Block[] {
   ];
 }
 
-describe('enforce (seed 001 reference check)', () => {
+describe('enforce (the removal-order reference check)', () => {
   it('a generous budget keeps everything', () => {
     const blocks = seed001();
     const out = run({ blocks, maxInput: 6000, countRequest, retrim: noRetrim, summarize });

@@ -8,7 +8,7 @@ import { block } from '../helpers';
 import { checkProperty, fcOptions } from '../property-harness';
 
 /**
- * Issue 12 item 6: content reaches the model byte-identical, except where a sequence could open or close an
+ * Content reaches the model byte-identical, except where a sequence could open or close an
  * element of the envelope. A loose reader (any `<`, optional whitespace or slashes, an envelope tag name in any
  * case) must find exactly the elements render wrote, and each element's text must be the content unchanged but
  * for the neutralised `<`.

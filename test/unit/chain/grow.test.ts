@@ -13,7 +13,7 @@ function block(source: string, tokens: number, kind: Block['kind'] = 'document',
   return { id: source, kind, source, trust: 'project-document', priority: 10, mandatory: false, text: 'x', tokens, exact: true, meta: score === undefined ? {} : { relevance: { score, rank: 1, of: 1, reason: 'r' } } };
 }
 
-describe('the index has a budget of its own (issue 25, item 6)', () => {
+describe('the index has a budget of its own', () => {
   // 100 documents of 900 tokens that cannot fit 1 000 tokens, each with a 10-token index line, and a 300-token log.
   const docs = Array.from({ length: 100 }, (_, i) => block(`notes/n${String(i).padStart(3, '0')}.md`, 900, 'document', 1 - i / 1000));
   const log = { ...block('logs/app.log', 300, 'tool_result'), priority: 1 };
@@ -58,7 +58,7 @@ describe('the index has a budget of its own (issue 25, item 6)', () => {
   });
 });
 
-describe('the evidence zone grows into the room the fill left (issue 25, item 4)', () => {
+describe('the evidence zone grows into the room the fill left', () => {
   const trimmed = { ...block('logs/app.log', 1500, 'tool_result'), meta: { trim: { trimmed: true, original_lines: 1, retained_lines: 1, original_tokens: 1, original_tokens_exact: true, tokens: 1500, reference: 'logs/app.log', format: 'log' } } } as Block;
   it('by the free room less 6 % and 16 tokens; not when nothing was trimmed or under 64 tokens are free', () => {
     assert.equal(grownZone(1500, 8677, [trimmed]), 1500 + Math.floor(8677 * 0.94) - 16);
@@ -67,7 +67,7 @@ describe('the evidence zone grows into the room the fill left (issue 25, item 4)
   });
 });
 
-describe('log severity on real shapes (issue 25, item 4)', () => {
+describe('log severity on real shapes', () => {
   it('high, low and threshold alone are no warning; too high, high latency and threshold exceeded are', () => {
     for (const l of ['Jun 14 15:16:01 combo kernel: Using tsc for high-res timesource', 'Jun 14 15:16:01 combo kernel: 0MB HIGHMEM available.', 'Jun 14 15:16:01 combo kernel: zapping low mappings.']) assert.equal(severityOf(l), 'info', l);
     for (const l of ['db1 monitor: CPU load is too high', 'gw: high latency on upstream', 'disk threshold exceeded on /var']) assert.equal(severityOf(l), 'warn', l);

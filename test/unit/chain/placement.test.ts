@@ -45,7 +45,7 @@ function workspace(): string {
   return dir;
 }
 
-describe('placement by exact counts (issue 18): English prose is not left out while the request has room', () => {
+describe('placement by exact counts: English prose is not left out while the request has room', () => {
   const dir = workspace();
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const load = () => loadSnapshot({ root: dir, task: path.join(dir, 'task.md'), cwd: dir, changes: NO_GIT });
@@ -106,7 +106,7 @@ describe('placement by exact counts (issue 18): English prose is not left out wh
   });
 });
 
-describe('fill order (issue 18): includes, then the session\'s share, then candidates, then older groups', () => {
+describe('fill order: includes, then the session\'s share, then candidates, then older groups', () => {
   const policy = loadSnapshot({ root: path.join(__dirname, '..', '..', '..', '..', 'examples', 'payment-incident'), task: 'x', changes: NO_GIT }).policy;
   const doc = (source: string, priority: number, tokens: number, include = false): Block => ({ ...makeBlock(policy, 'document', source, 'project-document', source, include ? { override: 'include' } : {}, priority), tokens });
   const group = (n: number): Block => ({ ...makeBlock(policy, 'session_group', `s#e${n}`, 'session', `event ${n}`, { groupIndex: n, events: [] }), tokens: 100 });
@@ -146,7 +146,7 @@ describe('the example (examples/payment-incident) placed by exact counts', () =>
     assert.equal(test!.meta.excerpt, undefined);
   });
 
-  // Issue 25 (item 8): the task's "paymentMethod is required" points at PaymentRequest.java (the @NotNull that is the
+  // The task's "paymentMethod is required" points at PaymentRequest.java (the @NotNull that is the
   // bug) and its paymentMethod at PaymentService.java; both are sent (the request is 10 960 tokens), so architecture.md finds 106 tokens left.
   it('the session\'s six recent groups are placed before the documents; architecture.md does not fit what is left', () => {
     assert.deepEqual(a.manifest.session, { ...a.manifest.session, kept_raw: 8, compacted: 16, omitted: 0 });

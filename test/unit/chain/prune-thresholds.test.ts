@@ -9,7 +9,7 @@ import { block } from '../helpers';
 const rel = (score: number, rank: number, words: string[], extra: Partial<Relevance> = {}): Relevance => ({ score, rank, of: 4, words, signals: [], named: false, ...extra });
 const context = (relevance: Record<string, Relevance>): RelevanceContext => ({ components: [], relevance: new Map(Object.entries(relevance)), settings: defaultPolicy().relevance, prioritized: () => false });
 
-describe('prune: thresholds that cannot hide the best match (issue 25)', () => {
+describe('prune: thresholds that cannot hide the best match', () => {
   const best = block('document', 'docs/licence-notes.md', 'x');
   const top = block('decision', 'docs/adr/0008-add-status-field.md', 'x', { meta: { status: 'unknown', id: 'ADR-0008' } });
   const floor = block('document', 'docs/guide.md', 'x');

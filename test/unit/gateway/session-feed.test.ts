@@ -11,7 +11,7 @@ import { loadSnapshot } from '../../../src/core/sources/snapshot';
 import type { SessionEvent } from '../../../src/core/session/event';
 import { anthropicRequest, chatRequest, removeTemps, responsesRequest, SECRET, tempDir } from './shapes';
 
-/** The agent's conversation, from the gateway's recorded calls, as session events (item 3 of issue 27). */
+/** The agent's conversation, from the gateway's recorded calls, as session events. */
 
 after(removeTemps);
 

@@ -11,7 +11,7 @@ import { tempDir } from './results';
 
 const NOW = () => new Date('2026-11-12T10:00:00Z');
 
-describe('an offloaded result keeps its evidence (issue 12)', () => {
+describe('an offloaded result keeps its evidence', () => {
   const root = tempDir('digest-ws');
   const outside = tempDir('digest-results');
   const jest = jestRun(1);

@@ -13,7 +13,7 @@ import { payload, tempDir, writeResults } from './results';
 const LIMITS = { per_result_tokens: 6000, aggregate_tokens: 10000 };
 const NOW = () => new Date('2026-11-12T10:00:00Z');
 
-describe('offload decision (seed 002)', () => {
+describe('offload decision (per result, then aggregate)', () => {
   it('four results of 4 600, 4 400, 3 800 and 3 500 tokens returned together: exactly the two largest go', () => {
     const verdicts = decideOffload(
       [
@@ -40,7 +40,7 @@ describe('offload decision (seed 002)', () => {
   });
 });
 
-describe('offload stage (seed 002, on files)', () => {
+describe('offload stage, on files', () => {
   const policy = defaultPolicy();
   const targets = [
     { name: 'search_prs', tokens: 4600 },
@@ -101,7 +101,7 @@ describe('offload stage (seed 002, on files)', () => {
     const texts = targets.map((t, i) => payload(t.tokens, 20 + i));
     texts.forEach((text, i) => fs.writeFileSync(path.join(outside, `${targets[i].name}.json`), text));
     // The zone as a cap (grow: false): with the default, the two inline results grow into the free room and are sent
-    // whole (issue 25), which is not what this test is about.
+    // whole, which is not what this test is about.
     const capped = { ...policy, zones: { ...policy.zones, tool_results: { ...policy.zones.tool_results, grow: false } } };
     const snapshot = loadSnapshot({ root, task: 'Why are legacy POS payments rejected?', policy: capped, toolResults: targets.map((t) => ({ name: t.name, file: path.join(outside, `${t.name}.json`) })) });
     const result = assemble(snapshot, { tokenizer: counter, now: NOW });

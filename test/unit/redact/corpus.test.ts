@@ -45,7 +45,7 @@ describe('redaction corpus (test/fixtures/secrets)', () => {
     assert.equal(redact(file).text, file, 'the corpus as one file is unchanged too');
   });
 
-  // Issue 24, item 5: each spelling with a value shaped like an identifier and one full of punctuation.
+  // Unquoted values and command-line spellings: each spelling with a value shaped like an identifier and one full of punctuation.
   const ITEM5: [string, string][] = [
     ['password=V from 10.0.0.1', 'assigned-secret'],
     ['pwd=V user bob', 'assigned-secret'],

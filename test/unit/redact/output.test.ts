@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactingWriter, redactOutput, redactOutputValue } from '../../../src/core/redact/output';
 
-/** The one pass every output surface calls (issue 24): a text, a value, a writer. */
+/** The one pass every output surface calls: a text, a value, a writer. */
 describe('redactOutput (every output surface)', () => {
   it('redacts a text with the rule set and is idempotent', () => {
     const text = 'check failed: mysql -u root -pS3cr3tPass orders\nclient_secret Cs6!vB1#nQx rejected';

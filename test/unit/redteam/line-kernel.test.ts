@@ -75,7 +75,7 @@ describe('red team: hostile logs through the line kernel', () => {
 
   // CR alone is not a line end for the line reader (src/core/sources/line-reader.ts): such a log is one long line,
   // clipped to its head and tail. Kept to what holds today: no crash, bounded, the same either way, and an error at
-  // the head still found. An error in the middle of a CR-only log is not (noted in the closing report of issue 24).
+  // the head still found. An error in the middle of a CR-only log is not (a known limit).
   it('CR-only line ends (old Mac): no crash, bounded, the same either way; an error at the head is found', () => {
     const cr = (ERROR + '\n' + infoLines(10_000)).replace(/\n/g, '\r');
     const out = bothWays(write('cr.log', cr));

@@ -10,7 +10,7 @@ import { ENVELOPE_TAGS } from '../../../src/core/chain/escape';
 import { ctl, workspace } from './hostile';
 
 /**
- * Red team, issue 24 (items 5 and 9): secrets written as unquoted values followed by more text, and on command
+ * Red team: secrets written as unquoted values followed by more text, and on command
  * lines, never reach the request, the manifest, the trace or stdout of `ctxctl preview`, nor any MCP answer; a
  * document holding `</document>`, `<\u200b/document>`, `＜/content＞` and other look-alike closers cannot close the
  * wrapper of any MCP answer (read_document, search_workspace, inspect_offloaded) or of the request.
@@ -80,7 +80,7 @@ function onlyItsWrapper(text: string): void {
   assert.deepEqual(looseTags(body), [], body);
 }
 
-describe('red team: outputs (issue 24: unquoted secrets, look-alike closers)', () => {
+describe('red team: outputs (unquoted secrets, look-alike closers)', () => {
   const ws = workspace({
     'ticket.md': '# Payment declined\nWhy is the payment declined? See app.log and docs/payment-notes.md (PaymentController).\n',
     'app.log': LOG + '\n',

@@ -33,7 +33,7 @@ const SECRET = 'is a secret file (by name): refused, never read';
 const FIFO = 'is a FIFO (named pipe): never opened';
 const FOLDER = 'is a folder, not a file: refused, never read';
 
-/** What each surface now answers to each hostile path (the table of the closing note of issue 24). */
+/** What each surface now answers to each hostile path. */
 export const EXPECTED: Record<Surface, Record<HostileId, Expected>> = {
   'mcp assemble_context task': {
     'passwd-link': refused(1, `task "passwd-link.txt" ${LINK_OUT}`),

@@ -11,7 +11,7 @@ import { EXPECTED, type Expected, type Surface } from './surfaces-expected';
 import { ENV_SECRET, GIT_CANARY, HOSTILE, hostileLayout, OUTSIDE_CANARY, leaks, outsideRepo, outsideState, writtenText, type HostileId, type Layout } from './surfaces';
 
 /**
- * Issue 24, "one way to resolve a path": every surface that takes a path refuses the same eight hostile paths (a link
+ * One way to resolve a path: every surface that takes a path refuses the same eight hostile paths (a link
  * to /etc/passwd, a link to a file in another temporary folder, `../outside.txt`, an absolute path outside, `.env`, a
  * link to `.env`, a FIFO, a folder), through the one workspace guard (src/core/sources/guard.ts). Each case checks the
  * exit code or isError, the message (naming the path), that no outside or secret content reached stdout, stderr or

@@ -6,7 +6,7 @@ import { NO_GIT } from '../../../src/core/task/git';
 import { outcome, REPOS } from './repos';
 
 // Real decision records (test/fixtures/repos/real-*, each with its source, commit and licence in README): the misses
-// measured on main for issue 25, one regression test each.
+// once measured on main, one regression test each.
 const MP = path.join(REPOS, 'real-modernisation-platform');
 const MADR = path.join(REPOS, 'real-madr');
 const L4B = path.join(REPOS, 'real-log4brains');
@@ -17,7 +17,7 @@ const statuses = (root: string) =>
     .documents.filter((d) => d.decision)
     .map((d) => `${path.posix.basename(d.path)} ${d.decision!.status}${d.decision!.supersededBy.length ? ` by ${d.decision!.supersededBy.join(',')}` : ''}`);
 
-describe('real decision records (issue 25)', () => {
+describe('real decision records', () => {
   it('modernisation-platform: records in architecture-decision-record/ (no ADR tool configures it) are decisions, emoji statuses read', () => {
     assert.deepEqual(statuses(MP), [
       '0001-record-architecture-decisions.md accepted',

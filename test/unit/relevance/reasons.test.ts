@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkRelevanceReason } from '../../../src/core/relevance/reasons';
 
-describe('relevance reasons are true of the file (issue 25)', () => {
+describe('relevance reasons are true of the file', () => {
   it('"mentions X" holds only when X is in the file by the index\'s tokenisation', () => {
     const text = '# Lock carts\n\nWe call releaseCartLock in Redis; the license is MIT.';
     assert.deepEqual(checkRelevanceReason('relevant: mentions release, lock, licence (rank 1 of 3, score 1)', text), { checked: 3, wrong: [] });

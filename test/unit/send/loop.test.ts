@@ -92,7 +92,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     assert.match(admitted.trimmed?.reference ?? '', /^\.context\/offload\/search_workspace-call_big-[0-9a-f]{12}\.txt$/);
     assert.equal(fs.readFileSync(path.join(root, admitted.trimmed?.reference ?? ''), 'utf8'), admitted.outcome.text, 'the full result is stored whole');
     assert.ok(admitted.tokens <= 1500, `admitted ${admitted.tokens}`);
-    // Step 2 was rebuilt from scratch and re-checked. Fill places by exact cost (issue 18): the session's newest
+    // Step 2 was rebuilt from scratch and re-checked. Fill places by exact cost: the session's newest
     // groups first (the tool call with its big result, then e2), and the oldest stored event no longer fits, so fill
     // leaves it out with its figures; the ladder (which trimmed the log and dropped e1 when fill placed by a 3.6
     // estimate and overshot) has nothing left to do.

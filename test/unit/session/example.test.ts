@@ -55,7 +55,7 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.ok(a.neutral.messages[0].content.includes('Does the mobile client still use v1 of the API? Not confirmed: the mobile team was asked.'));
   });
 
-  it('seed 000\'s check: a stored summary listing the hypothesis as a fact is rejected, the manifest says why, and the raw events are replayed', () => {
+  it('the hypothesis check: a stored summary listing the hypothesis as a fact is rejected, the manifest says why, and the raw events are replayed', () => {
     const bad = { ...faithfulSummary(), unresolved_questions: [], established_facts: ['The mobile client still uses v1 of the API.'] };
     const a: Assembly = assemble(snapshot, { now: NOW, summaries: { records: stored(bad) } });
     const why = 'established_facts[0] "The mobile client still uses v1 of the API." states as a fact what e15 only raises as a hypothesis or question: "Also, Store Ops says the mobile client may still use v1 of the API — not confirmed, I\'ve asked the mobile team."';
@@ -65,11 +65,11 @@ describe('the example\'s stored session (examples/payment-incident)', () => {
     assert.equal(a.manifest.session.summary?.status, 'rejected');
     assert.deepEqual(a.manifest.session.summary?.reasons, [why]);
     const { summary: _info, ...counts } = a.manifest.session;
-    // Placement by exact counts (issue 18): PaymentControllerTest.java is 988 tokens, under the 1 200-token excerpt
+    // Placement by exact counts: PaymentControllerTest.java is 988 tokens, under the 1 200-token excerpt
     // threshold, so it is sent whole (the old 3.6 estimate put it at 1 206 and sent a 528-token excerpt). The 460
     // tokens it takes leave 630 for the older raw events: the oldest three groups (e01-e03, 4 events, 639 tokens for
     // e03's group alone) are left out, oldest first, with their reason; the 20 newest, e15 among them, are replayed.
-    // Issue 25 (item 8): the task's "paymentMethod is required" now points at PaymentRequest.java (its @NotNull is the
+    // The task's pointers (task/pointers.ts): its "paymentMethod is required" now points at PaymentRequest.java (its @NotNull is the
     // bug) and its paymentMethod at PaymentService.java, both sent; they take the room the older raw events had.
     // The tool definitions with the registry's inputs (search glob, inspect context) take 92 tokens more: the groups
     // up to e12 are left out; the 11 newest events, e15 among them, are replayed.

@@ -11,7 +11,7 @@ import { EXAMPLE } from '../helpers';
 export const SESSION_SOURCE = '.context/session.jsonl';
 export const EXAMPLE_SESSION = path.join(EXAMPLE, '.context', 'session.jsonl');
 
-/** The example's stored session (seed 000's incident): 24 events, the mobile v1 point only ever a hypothesis. */
+/** The example's stored session (the payment incident): 24 events, the mobile v1 point only ever a hypothesis. */
 export function exampleEvents(): SessionEvent[] {
   const { events, warnings } = parseSession(fs.readFileSync(EXAMPLE_SESSION, 'utf8'), SESSION_SOURCE);
   if (warnings.length > 0) throw new Error(`example session has warnings: ${JSON.stringify(warnings)}`);

@@ -18,7 +18,7 @@ const input = (over: Partial<ValidationInput> = {}): ValidationInput => ({
 
 const HYPOTHESIS_E15 = `"Also, Store Ops says the mobile client may still use v1 of the API — not confirmed, I've asked the mobile team."`;
 
-describe('validateSummary: seed 000 check (a hypothesis must not become a fact)', () => {
+describe('validateSummary: the hypothesis check (a hypothesis must not become a fact)', () => {
   it('the folded range is e01…e16 and holds the hypothesis only as such', () => {
     assert.deepEqual(foldedExampleEvents().map((e) => e.id), ['e01', 'e02', 'e03', 'e04', 'e05', 'e06', 'e07', 'e08', 'e09', 'e10', 'e11', 'e12', 'e13', 'e14', 'e15', 'e16']);
   });

@@ -6,7 +6,7 @@ import { parseDocument } from '../../../src/core/sources/documents';
 const meta = (body: string, data: Record<string, unknown> = {}, file = 'x/0007-x.md') => parseDecision(file, data, body).meta;
 const line = (m: ReturnType<typeof meta>) => `${m.status} by=${m.supersededBy.join(',')} of=${m.supersedes.join(',')}`;
 
-describe('decision statuses in every common form (issue 25)', () => {
+describe('decision statuses in every common form', () => {
   it('after an emoji: ✅ Accepted, ❌ Rejected, 🤔 Proposed, ⌛ Superseded, with or without a variation selector', () => {
     assert.equal(parseStatus('✅ Accepted').status, 'accepted');
     assert.equal(parseStatus('❌ Rejected').status, 'rejected');
@@ -64,7 +64,7 @@ describe('decision statuses in every common form (issue 25)', () => {
   });
 });
 
-describe('decision records by content, not by folder name (issue 25)', () => {
+describe('decision records by content, not by folder name', () => {
   it('recognises Nygard, MADR and titled records anywhere; README listings, guides and templates are not decisions', () => {
     assert.equal(looksLikeDecision('notes/lambda.md', {}, '# 4. Use bash\n\n## Status\n\n✅ Accepted\n\n## Context\n\nWhy.\n\n## Decision\n\nBash.\n'), true);
     assert.equal(looksLikeDecision('docs/x.md', {}, '# Use YAML\n\n## Context and Problem Statement\n\nQ?\n\n## Considered Options\n\n* a\n\n## Decision Outcome\n\nChosen option: a.\n'), true);

@@ -19,7 +19,7 @@ describe('progressive disclosure', () => {
       'docs/architecture.md',
       'docs/runbook.md',
       'src/main/java/com/acme/payments/api/PaymentController.java',
-      // Issue 25 (item 8): the ticket's "paymentMethod is required" and paymentMethod point at these two.
+      // The ticket's "paymentMethod is required" and paymentMethod point at these two.
       'src/main/java/com/acme/payments/api/PaymentRequest.java',
       'src/main/java/com/acme/payments/service/PaymentService.java',
       'src/test/java/com/acme/payments/api/PaymentControllerTest.java',

@@ -9,7 +9,7 @@ import { hasPointers, nameReason, textReason } from '../../../src/core/task/poin
 import { counter } from '../helpers';
 import { tempDir } from '../offload/results';
 
-describe('source files the task points at (issue 25, item 8)', () => {
+describe('source files the task points at', () => {
   const task = 'Incident: checkout fails with "gateway timeout after 2000 ms" since the retry change; GATEWAY_TIMEOUT_MS looks wrong against ADR-0007. Why?';
   const signals = analyzeTask(task);
 

@@ -12,7 +12,7 @@ import { tempWorkspace } from '../sources/fixtures';
 const log = (n: number) =>
   Array.from({ length: n }, (_, i) => (i === n - 3 ? `2026-11-12T10:00:00.000Z ERROR [corr=abc12345] Ledger call failed: Read timed out after ${i}ms` : `2026-11-12T10:00:00.000Z  INFO [corr=id${i}xyz] Payment created id=pay_${i}`)).join('\n') + '\n';
 
-describe('log size, sniffing and the trim cache (issue 18)', () => {
+describe('log size, sniffing and the trim cache', () => {
   it('trims a log over max_file_bytes instead of skipping it; a document over it is still skipped', () => {
     const root = tempWorkspace({ 'logs/app.log': log(400), 'docs/huge.md': `# Huge\n\n${'x'.repeat(5000)}\n` });
     const policy = defaultPolicy();

@@ -1,6 +1,6 @@
 /**
  * Realistic tool outputs, generated from a seeded PRNG (nothing committed, byte-identical on every run): test runs
- * in each reporter's format with seed 000's case (1 284 passed, 3 failed), and helpers shared by the log tests.
+ * in each reporter's format with the payment incident's run (1 284 passed, 3 failed), and helpers shared by the log tests.
  */
 import { counter } from '../helpers';
 import { defaultPolicy } from '../../../src/core/policy';
@@ -55,7 +55,7 @@ export function options(maxTokens: number, overrides: Partial<TrimOptions> = {})
   };
 }
 
-/** Seed 000's three failures. */
+/** The payment incident's three failures. */
 export const FAILURES = [
   { suite: 'LegacyPaymentContractTest', test: 'accepts a POS firmware 4 payload', message: 'paymentMethod is required', file: 'legacy-payment', line: 58 },
   { suite: 'MobileClientCompatibilityTest', test: 'accepts the recorded mobile 1.9 payload', message: 'HTTP 400 instead of HTTP 201', file: 'mobile-client', line: 73 },

@@ -22,7 +22,7 @@ import { javaLog, log, pythonLog } from './log-fixtures';
 
 /**
  * The byte path of the log scan (log-bytes.ts) must see exactly what the streamed path sees: same scan, same pool,
- * same trimmed text, on every kind of line (issue 18). Each case writes a log, then reads it both ways.
+ * same trimmed text, on every kind of line. Each case writes a log, then reads it both ways.
  */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-log-bytes-'));

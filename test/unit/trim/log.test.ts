@@ -10,7 +10,7 @@ import { INCIDENT_TRACES, javaLog, LEDGER_TRACE, log, pythonLog, type LogFormat 
 
 const APP_LOG = path.join(EXAMPLE, 'application.log');
 
-describe('log trimming: the example application.log (seed 000)', () => {
+describe('log trimming: the example application.log', () => {
   const raw = fs.readFileSync(APP_LOG, 'utf8');
   const out = trimLog(() => fileLines(APP_LOG), options(1500));
   const errorLines = raw.split('\n').filter((l) => / ERROR /.test(l));

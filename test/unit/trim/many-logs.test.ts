@@ -44,7 +44,7 @@ describe('the zone follows the evidence', () => {
     const share = (s: string) => Number(result.manifest.trimmed.find((t) => t.source === s)!.share);
     assert.equal(share('clean.log'), 80, 'the glance');
     assert.ok(share('openssh.log') > share('hdfs.log'), `openssh (11 templates) ${share('openssh.log')} > hdfs (6) ${share('hdfs.log')}`);
-    // Issue 25: the request has room left after the fill, so the zone grows into it (chain/grow.ts) and is shared
+    // The request has room left after the fill, so the zone grows into it (chain/grow.ts) and is shared
     // the same way: the sum of the shares is the grown zone the warning states (it was the 1 500-token cap).
     const grown = result.manifest.warnings.find((w) => w.source === 'zones.tool_results');
     assert.match(String(grown?.message), /^tool-results zone grown from 1500 to 9979 tokens into the \d+ tokens the fill left free/);
@@ -59,7 +59,7 @@ describe('sixteen different logs in one workspace, default policy', () => {
   const result = assemble(loadSnapshot({ root, task: 'Why are the services failing?' }), { tokenizer: counter, now: NOW });
   const sent = (source: string) => result.blocks.find((b) => b.source === source)?.text ?? '';
 
-  // Issue 25: the zone first grows for the evidence floors, then into the room the fill left free (it used to stop
+  // The zone first grows for the evidence floors, then into the room the fill left free (it used to stop
   // at the floors, under 2 500 tokens, with 8 000 tokens of the request unused); the warning says the second.
   it('every log is in the request; the zone grew past 1 500 tokens into the free room, and says so', () => {
     const entries = SIXTEEN.map((n) => result.manifest.trimmed.find((t) => t.source === `${n}.log`));

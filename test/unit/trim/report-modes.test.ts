@@ -11,7 +11,7 @@ import { REPO } from '../helpers';
 
 /**
  * A test report reaches the model with its failures, named and with their messages, whichever way it comes
- * (issue 25, item 5): a report file in the workspace, a `--tool-result`, and offloaded (the notice's evidence
+ * in: a report file in the workspace, a `--tool-result`, and offloaded (the notice's evidence
  * digest). The real chain: loadSnapshot + assemble, what `ctxctl preview` runs.
  */
 const DIR = path.join(REPO, 'test/fixtures/test-reports');

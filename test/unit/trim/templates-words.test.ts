@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TemplateMiner, templateText } from '../../../src/core/trim/templates';
 
-describe('templates: a different word is a different template (issue 25, Loghub BGL)', () => {
+describe('templates: a different word is a different template (Loghub BGL)', () => {
   it('program interrupt: privileged / illegal / trap instruction are three templates', () => {
     const miner = new TemplateMiner();
     const ids = ['program interrupt: privileged instruction...0', 'program interrupt: illegal instruction......0', 'program interrupt: trap instruction.........0', 'program interrupt: illegal instruction......1'].map((m) => miner.add(m)!.id);

@@ -10,7 +10,7 @@ import { counter, REPO } from '../helpers';
 import { lines, options } from './fixtures';
 
 /**
- * Every common test-report format (issue 25, item 5), on real reports: dorny/test-reporter's fixtures (MIT) and the
+ * Every common test-report format, on real reports: dorny/test-reporter's fixtures (MIT) and the
  * outputs of runners run here (test/fixtures/test-reports/runners); NUnit 2 and xUnit.net v2 on reports written
  * after their schemas. Each: the exact failures (kind, class, name, message), the counts, and what the text keeps.
  */

@@ -4,7 +4,7 @@ import { trimTestReport } from '../../../src/core/trim/test-report';
 import { FAILURES, jestRun, junitXml, lines, mochaRun, options, pytestRun, tapRun, vitestRun } from './fixtures';
 import { counter } from '../helpers';
 
-/** Seed 000's case in every reporter's format: 1 284 passed, 3 failed; the failures stay with their messages. */
+/** The payment incident's run in every reporter's format: 1 284 passed, 3 failed; the failures stay with their messages. */
 const RUNS = [
   { name: 'jest', make: jestRun, header: 'test run (jest): 1284 passed, 3 failed, 1287 total; passing tests dropped', pass: /✓/ },
   { name: 'vitest', make: vitestRun, header: 'test run (vitest): 1284 passed, 3 failed, 1287 total; passing tests dropped', pass: /✓/ },
@@ -14,7 +14,7 @@ const RUNS = [
   { name: 'JUnit XML', make: junitXml, header: 'test run (junit xml): 1284 passed, 3 failed, 0 errors, 0 skipped, 1287 total; passing tests dropped', pass: /<testcase/ },
 ];
 
-describe('test-report trimming (seed 000: 1 284 passed, 3 failed)', () => {
+describe('test-report trimming (1 284 passed, 3 failed)', () => {
   for (const run of RUNS) {
     it(`${run.name}: keeps the counts and the 3 failures with name, message and location; drops the passes`, () => {
       const text = run.make();
