@@ -27,7 +27,8 @@ export function corpus(base) {
     walk(path.join(root, 'src'));
     fs.writeFileSync(path.join(d, 'code.txt'), src.join('\n').slice(0, 1 << 20));
     writeLog(path.join(d, 'logs.txt'), 1 << 20, 11);
-    const prose = [path.join(root, 'README.md'), ...fs.readdirSync('/work/shared/seeds').map((f) => path.join('/work/shared/seeds', f))].filter(fs.existsSync);
+    const docs = path.join(root, 'docs');
+    const prose = [path.join(root, 'README.md'), ...fs.readdirSync(docs).filter((f) => f.endsWith('.md')).sort().map((f) => path.join(docs, f))];
     fs.writeFileSync(path.join(d, 'prose.txt'), prose.map((f) => fs.readFileSync(f, 'utf8')).join('\n\n').repeat(3).slice(0, 1 << 20));
     const rand = mulberry32(42);
     const cjk = '支付失败，请检查账户余额。日志显示超时错误。決済サービスがタイムアウトしました。再試行してください。결제가 거부되었습니다。';
