@@ -52,7 +52,7 @@ function notSent(p: PanelPreview): HTMLElement | undefined {
 export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement {
   const pane = el('div', { role: 'tabpanel', id: 'pane-blocks', 'aria-labelledby': 'tab-blocks' });
   if (p.status === 'refused') pane.append(refusedSection(p));
-  else if (p.message && p.status === 'error') pane.append(el('p', { class: 'message status-error', role: 'alert' }, p.message));
+  // An error is shown above the actions, whatever the tab (problem.ts).
   if (p.signals?.length) {
     // Kept open across re-renders (a re-assembly while you read), as the blocks and the not-sent groups are.
     const signals = el('details', { class: 'signals' }, el('summary', {}, 'Task signals'), el('ul', {}, ...p.signals.map((s) => el('li', {}, s))));

@@ -31,6 +31,8 @@ export const ui = {
   answerNote: '',
   answerFailed: false,
   compare: undefined as PanelCompare | undefined,
+  /** Why the comparison shown is stale (the workspace broke after it was made), until the next comparison. */
+  compareStale: undefined as string | undefined,
   tab: ((vscode.getState() as { tab?: Tab } | undefined)?.tab ?? 'blocks') as Tab,
   /** Blocks whose text is expanded, kept across re-renders. */
   open: new Set<string>(),

@@ -1,6 +1,6 @@
 import type { AssembleOptions, Assembly } from '../../core/chain/assemble';
 import type { CompareInput, CompareResult } from '../../core/compare/run';
-import type { OversizedBlock } from '../../core/errors';
+import type { OversizedBlock, QuickFix } from '../../core/errors';
 import type { ProviderErrorDetails, ProviderErrorKind } from '../../core/providers/errors';
 import type { PreparedRequest, ProviderResult } from '../../core/providers/provider';
 import type { BufferText } from '../../core/sources/reader';
@@ -46,6 +46,8 @@ export interface SerializedError {
   file?: string;
   line?: number;
   column?: number;
+  /** InputError: the quick fix an editor can offer. */
+  fix?: QuickFix;
   maxInput?: number;
   mandatoryTokens?: number;
   blocks?: OversizedBlock[];
