@@ -154,4 +154,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 
 renderControls();
 render();
+// The view may have been focused before this script ran (the first Ctrl+Alt+C P of a window): no focus event will
+// come, so the task box takes the focus now, or the typing that follows goes nowhere.
+if (document.hasFocus()) document.getElementById('task')?.focus();
 send({ type: 'ready' });
