@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fileFixes, settingsFileKind, type FileFix } from '../core/file-fixes';
 import type { QuickFix } from '../core/errors';
-import { fixApplies } from '../core/quick-fix';
+import { applyFix, fixApplies } from '../core/quick-fix';
 
 /**
  * Quick fixes (code actions) for `.context/policy.yaml` (and the other policy files), `pins.json`, `overrides.json`
@@ -86,12 +86,21 @@ export function registerQuickFixes(context: vscode.ExtensionContext, root: () =>
     vscode.commands.registerCommand('contextControl.applyQuickFix', async (file: unknown) => {
       const r = root();
       if (!r || typeof file !== 'string' || !settingsFileKind(file) || !workspacePathExists(r, file)) return undefined;
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(r, file)));
-      const fix = fixesOf(r, doc)[0]?.fix;
-      if (!fix || !fixApplies(fix, doc.getText())) return undefined;
-      if (!(await vscode.workspace.applyEdit(editOf(doc, fix)))) return undefined;
-      // The fixed text is what the next assembly reads from disk: save it (the edit is undone like any other).
-      await doc.save();
+      const uri = vscode.Uri.file(path.join(r, file));
+      const exists = (p: string) => workspacePathExists(r, p);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath);
+      if (open?.isDirty) {
+        // Unsaved edits: the fix goes into the buffer, then the buffer is saved (the next assembly reads the disk).
+        const fix = fixesOf(r, open)[0]?.fix;
+        if (!fix || !fixApplies(fix, open.getText()) || !(await vscode.workspace.applyEdit(editOf(open, fix)))) return undefined;
+        await open.save();
+        return fix.title;
+      }
+      // Otherwise the disk's text is the one the panel's error came from (an open editor follows the file).
+      const text = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+      const fix = fileFixes(file, text, exists)[0]?.fix;
+      if (!fix || !fixApplies(fix, text)) return undefined;
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(applyFix(fix, text), 'utf8'));
       return fix.title;
     }),
   );

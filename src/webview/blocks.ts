@@ -67,7 +67,8 @@ export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement 
     pane.append(el('div', { class: 'pane-head' }, el('h3', {}, `Sent (${p.blocks.length})`), toolbar('Preview tools', [compare])));
     pane.append(el('ol', { class: 'blocks' }, ...p.blocks.map((b, i) => sentBlock(p, b, i))));
   }
-  const ns = p.status === 'refused' ? undefined : notSent(p);
+  // Without a request (refused, or an error) nothing was "left out" of it.
+  const ns = p.status === 'refused' || p.status === 'error' ? undefined : notSent(p);
   if (ns) pane.append(ns);
   if (p.warnings.length) pane.append(el('h3', {}, 'Warnings'), el('ul', { class: 'warnings' }, ...p.warnings.map((w) => el('li', {}, w))));
   return pane;
