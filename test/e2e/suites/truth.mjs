@@ -18,7 +18,7 @@ export default async function (h) {
   const original = fs.readFileSync(policyFile, 'utf8');
 
   await test('truth: the status bar, the panel and the current policy in Compare give the same figures', async () => {
-    await setWorkspaceSettings(workspace, { 'contextControl.taskFile': 'ticket.md', 'contextControl.policyPath': '.context/policy.yaml', 'workbench.colorTheme': 'Default Dark Modern' });
+    await setWorkspaceSettings(workspace, { 'contextControl.provider': 'dry-run', 'contextControl.taskFile': 'ticket.md', 'contextControl.policyPath': '.context/policy.yaml', 'workbench.colorTheme': 'Default Dark Modern' });
     await h.showContainer();
     await sidebarWidth(page, 520);
     await showViews('Request');
@@ -130,7 +130,11 @@ export default async function (h) {
         await panel.locator('#task').click();
         await w.keyboard.type('Explain how the login form reaches /api/login');
         await w.locator(`.part.statusbar [id="${STATUS_ID}"]`).filter({ hasText: /[\d\u202f]+ \/ [\d\u202f]+/ }).waitFor({ timeout: 60_000 });
-        await w.locator('.tabs-container .tab').filter({ hasText: 'Welcome' }).first().click();
+        // Back to the walkthrough (its editor may have been replaced): its Preview step is now checked.
+        await w.keyboard.press('F1');
+        await w.locator('.quick-input-widget input').fill('>Context Control: Help: Get Started');
+        await w.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Help: Get Started' }).first().waitFor();
+        await w.keyboard.press('Enter');
         await w.locator('button.getting-started-step[data-step-id$="preview"][aria-checked="true"]').waitFor({ timeout: 15_000 });
       } finally {
         // Closing runs the workbench's unload: its storage (the walkthrough's flag) is written.
