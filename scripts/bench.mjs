@@ -36,7 +36,7 @@ fs.mkdirSync(data, { recursive: true });
 const core = path.join(data, `core-${process.pid}.cjs`);
 await esbuild.build({
   stdin: {
-    contents: "export { counterFor } from './src/core/tokens'; export { assemble } from './src/core/chain/assemble'; export { loadSnapshot } from './src/core/sources/snapshot'; export { RelevanceIndex } from './src/core/relevance/index'; export { scanWorkspace } from './src/core/sources/scan';",
+    contents: "import { installDiskHost } from './src/host/disk'; installDiskHost(); export { counterFor } from './src/core/tokens'; export { assemble } from './src/core/chain/assemble'; export { loadSnapshot } from './src/core/sources/snapshot'; export { RelevanceIndex } from './src/core/relevance/index'; export { scanWorkspace } from './src/core/sources/scan';",
     resolveDir: root,
     loader: 'ts',
   },

@@ -23,6 +23,8 @@ const require = createRequire(import.meta.url);
 const { assemble } = require(path.join(root, 'out/src/core/chain/assemble.js'));
 const { loadSnapshot } = require(path.join(root, 'out/src/core/sources/snapshot.js'));
 const { diskReader } = require(path.join(root, 'out/src/core/sources/reader.js'));
+// The core reaches the disk only through the installed Host.
+require(path.join(root, 'out/src/host/disk.js')).installDiskHost();
 let checkRelevanceReason;
 try {
   ({ checkRelevanceReason } = require(path.join(root, 'out/src/core/relevance/reasons.js')));

@@ -27,6 +27,8 @@ const { assemble } = require(path.join(root, 'out/src/core/chain/assemble.js'));
 const { loadSnapshot } = require(path.join(root, 'out/src/core/sources/snapshot.js'));
 const { diskReader } = require(path.join(root, 'out/src/core/sources/reader.js'));
 const { defaultPolicy } = require(path.join(root, 'out/src/core/policy.js'));
+// The core reaches the disk only through the installed Host.
+require(path.join(root, 'out/src/host/disk.js')).installDiskHost();
 
 const argv = process.argv.slice(2);
 const verbose = argv.includes('--verbose');

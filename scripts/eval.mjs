@@ -12,6 +12,8 @@ const require = createRequire(import.meta.url);
 const { evaluateCorpus } = require(path.join(root, 'out/src/core/trim/evaluate.js'));
 const { defaultPolicy } = require(path.join(root, 'out/src/core/policy.js'));
 const { counterFor } = require(path.join(root, 'out/src/core/tokens.js'));
+// The core reaches the disk only through the installed Host.
+require(path.join(root, 'out/src/host/disk.js')).installDiskHost();
 
 const dir = path.resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? path.join(root, 'test/fixtures/tool-output'));
 const rows = evaluateCorpus(dir, defaultPolicy(), counterFor('o200k_base'));

@@ -24,6 +24,6 @@ if (files.length === 0) {
 const scale = process.env.CTXCTL_PROP_SCALE ?? '10';
 console.log(`fuzz: ${files.length} files, CTXCTL_PROP_SCALE=${scale}${process.env.CTXCTL_PROP_SEED ? `, CTXCTL_PROP_SEED=${process.env.CTXCTL_PROP_SEED}` : ''}`);
 for (const f of files) console.log(`  ${path.relative(root, f)}`);
-const counts = runNodeTests(files, path.join(root, 'out', 'fuzz.tap'), { env: { CTXCTL_PROP_SCALE: scale } });
+const counts = runNodeTests(files, path.join(root, 'out', 'fuzz.tap'), { env: { CTXCTL_PROP_SCALE: scale }, require: [path.join(root, 'out', 'test', 'unit', 'host-setup.js')] });
 console.log(`\n${closingLine('fuzz', counts)}`);
 process.exit(counts.failed === 0 && counts.passed > 0 ? 0 : 1);

@@ -8,14 +8,15 @@ import * as path from 'node:path';
 /**
  * Run node:test files, the spec reporter on stdout and TAP into `tapFile`, and count from the TAP summary.
  * A run that exits non-zero without a counted failure (a crash, a file that does not load) counts one failure.
+ * `require`: modules loaded before each file (the unit suite's host setup).
  */
-export function runNodeTests(files, tapFile, { env = {}, quiet = false } = {}) {
+export function runNodeTests(files, tapFile, { env = {}, quiet = false, require = [] } = {}) {
   const childEnv = { ...process.env, ...env };
   // Inside a node:test run, NODE_TEST_CONTEXT would make this nested run report to its parent instead of here.
   delete childEnv.NODE_TEST_CONTEXT;
   fs.mkdirSync(path.dirname(tapFile), { recursive: true });
   fs.rmSync(tapFile, { force: true });
-  const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files], {
+  const r = spawnSync(process.execPath, [...require.flatMap((r) => ['--require', r]), '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files], {
     stdio: quiet ? 'ignore' : 'inherit',
     env: childEnv,
   });

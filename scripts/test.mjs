@@ -41,6 +41,8 @@ must('typecheck', npx('tsc'), ['-p', '.']);
 must('typecheck webview', npx('tsc'), ['-p', 'tsconfig.webview.json']);
 must('build', process.execPath, ['scripts/build.mjs']);
 
+// The core reaches the disk only through the installed Host: the test processes install the disk host first.
+const hostSetup = path.join(root, 'out', 'test', 'unit', 'host-setup.js');
 const results = [];
 if (suites.includes('unit')) {
   const files = listTests(path.join(root, 'out', 'test', 'unit'));
@@ -49,7 +51,7 @@ if (suites.includes('unit')) {
     process.exit(1);
   }
   process.stdout.write('\n=== unit: node --test (' + files.length + ' files)\n');
-  results.push({ suite: 'unit', ...runNodeTests(files, path.join(root, 'out', 'unit.tap')) });
+  results.push({ suite: 'unit', ...runNodeTests(files, path.join(root, 'out', 'unit.tap'), { require: [hostSetup] }) });
 }
 // The extension-host and browser suites need the offline VS Code test host: install it when missing (idempotent,
 // under a second when it is there), so `npm test` alone works on a fresh machine.
@@ -79,7 +81,7 @@ if (suites.includes('agents')) {
     process.exit(1);
   }
   process.stdout.write('\n=== agents: node --test (' + files.length + ' files)\n');
-  results.push({ suite: 'agents', ...runNodeTests(files, path.join(root, 'out', 'agents.tap')) });
+  results.push({ suite: 'agents', ...runNodeTests(files, path.join(root, 'out', 'agents.tap'), { require: [hostSetup] }) });
 }
 
 console.log('');

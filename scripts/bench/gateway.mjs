@@ -64,7 +64,7 @@ async function run(url, label) {
 
 function gateway(mode, ws, upstreamUrl, inThread = false) {
   // The CLI (records in a worker thread), or the compiled gateway with its records written in its own thread when idle.
-  const inline = `require(${JSON.stringify(path.join(root, 'out', 'src', 'cli', 'gateway.js'))}).startGateway({ root: ${JSON.stringify(ws)}, port: 0, mode: '${mode}', anthropicUpstream: '${upstreamUrl}', openaiUpstream: '${upstreamUrl}', agentDirs: [], log: () => {}, recordInThread: false }).then((g) => console.log('gateway listening on ' + g.url))`;
+  const inline = `require(${JSON.stringify(path.join(root, 'out', 'src', 'host', 'disk.js'))}).installDiskHost(); require(${JSON.stringify(path.join(root, 'out', 'src', 'cli', 'gateway.js'))}).startGateway({ root: ${JSON.stringify(ws)}, port: 0, mode: '${mode}', anthropicUpstream: '${upstreamUrl}', openaiUpstream: '${upstreamUrl}', agentDirs: [], log: () => {}, recordInThread: false }).then((g) => console.log('gateway listening on ' + g.url))`;
   const args = inThread ? ['-e', inline] : [path.join(root, 'dist', 'cli.js'), 'gateway', '--workspace', ws, '--port', '0', '--mode', mode, '--anthropic-upstream', upstreamUrl];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {

@@ -3,14 +3,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MODEL } from '../core/chain/assemble';
-import { casePassed, runCase, type CaseResult } from '../core/compare/check-run';
+import { casePassed, type CaseResult } from '../core/compare/check-run';
 import { CHECKS_FILE, parseChecks } from '../core/compare/checks-file';
 import { junitXml } from '../core/compare/junit';
 import { InputError } from '../core/errors';
 import { scrub } from '../core/providers/errors';
 import { redact } from '../core/redact/apply';
 import { num } from '../core/report/trace';
-import { workspaceSummaries } from '../core/session/summary-store';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import { resolveInWorkspace } from '../core/sources/guard';
 import { displayPath } from '../core/sources/snapshot';
 import { providerFactory } from './provider-flags';
@@ -88,14 +89,13 @@ async function checkWith(v: Record<string, string | undefined>, factory: Exclude
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-check-'));
   const results: CaseResult[] = [];
   try {
+    const engine = new ContextEngine(diskHost, root);
     for (const [i, c] of cases.entries()) {
-      const r = await runCase(c, {
-        root,
+      const r = await engine.check(c, {
         file,
         model: v.model ?? DEFAULT_MODEL,
         encoding: v.encoding,
         sessionFile: v.session,
-        summaries: workspaceSummaries(root, v.session),
         provider: factory.make,
         clock: io.clock,
         signal: io.signal,

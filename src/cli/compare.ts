@@ -5,11 +5,12 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_MODEL } from '../core/chain/assemble';
 import { CHECKS_FILE, parseChecks, type CheckCase } from '../core/compare/checks-file';
 import { compareJson } from '../core/compare/report';
-import { compare, variantNames } from '../core/compare/run';
+import { variantNames } from '../core/compare/run';
 import { renderCompare } from '../core/compare/table';
 import { scrub } from '../core/providers/errors';
 import { writeRecord } from '../core/report/record';
-import { workspaceSummaries } from '../core/session/summary-store';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import { displayPath } from '../core/sources/snapshot';
 import { InputError } from '../core/errors';
 import { parseToolResultArg } from '../core/offload/results';
@@ -105,14 +106,12 @@ async function compareWith(v: Record<string, string | string[] | boolean | undef
     out ? path.join(out, 'variants', variants[i].name, 'offload', run === 0 ? 'preview' : `run-${run}`) : path.join(scratch!, String(i), String(run));
   const clean = (s: string) => scrub(s, [factory.apiKey]);
   try {
-    const result = await compare({
-      root,
+    const result = await new ContextEngine(diskHost, root).compare({
       task,
       variants,
       sessionFile: str('session'),
       component: str('component'),
       toolResults: ((v['tool-result'] as string[] | undefined) ?? []).map(parseToolResultArg),
-      summaries: workspaceSummaries(root, str('session')),
       model: str('model') ?? DEFAULT_MODEL,
       encoding: str('encoding'),
       provider: factory.make,

@@ -14,10 +14,9 @@ import { planOrOriginal, type DurableText, type GatewayMode, type Plan, type Pla
 import { DEFAULT_KEEP_CALLS, ensureRecordsDir, recordsDir } from '../core/gateway/records';
 import { SseUsage, usageOf, type Usage } from '../core/gateway/usage';
 import type { Json } from '../core/gateway/wire';
-import { offloadLocation } from '../core/offload/location';
-import { openOffloadStore, type OffloadStore } from '../core/offload/store';
 import type { Policy } from '../core/policy';
-import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import { counterFor, encodingForModel } from '../core/tokens';
 
 /**
@@ -55,7 +54,8 @@ const MAX_BODY = 64 * 1024 * 1024;
 const KEEP_ANSWER = 8 * 1024 * 1024;
 
 /** The rules and pins, reloaded when the policy, the pins or the root AGENTS.md change. */
-function workspaceState(root: string, log: (s: string) => void): () => { policy: Policy; durable: DurableText[] } {
+function workspaceState(engine: ContextEngine, log: (s: string) => void): () => { policy: Policy; durable: DurableText[] } {
+  const root = engine.root;
   let signature = '';
   let state: { policy: Policy; durable: DurableText[] } | undefined;
   const stamp = (rel: string) => {
@@ -66,10 +66,10 @@ function workspaceState(root: string, log: (s: string) => void): () => { policy:
     const now = ['.context/policy.yaml', '.context/pins.json', 'AGENTS.md'].map(stamp).join('|');
     if (state && now === signature) return state;
     signature = now;
-    const policy = loadPolicy(root);
+    const policy = engine.policy();
     let durable: DurableText[] = [];
     try {
-      const snapshot = loadSnapshot({ root, task: '', cwd: root, policy, changes: false });
+      const snapshot = engine.load({ task: '', cwd: root, policy, changes: false });
       const found = durableBlocks(snapshot);
       for (const u of found.unreadable) log(`gateway: pinned block ${u.source} not added: ${u.reason}`);
       durable = found.blocks.map((b) => ({ kind: b.kind as DurableText['kind'], source: b.source, text: b.text, wrapped: wrapVerbatim(b) }));
@@ -99,7 +99,8 @@ function loadDecisions(file: string, log: (s: string) => void): DecisionStore {
 export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
   const root = path.resolve(options.root);
-  const workspace = workspaceState(root, log);
+  const engine = new ContextEngine(diskHost, root);
+  const workspace = workspaceState(engine, log);
   const recordDir = recordsDir(root);
   // The decisions survive a restart: a prefix transformed before it is transformed the same way after.
   const decisionsFile = path.join(recordDir, DECISIONS_FILE);
@@ -119,7 +120,6 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       log(`gateway: decisions not saved: ${(e as Error).message}`);
     }
   };
-  let offloadStore: OffloadStore | undefined;
   let seq = 0;
   const queue = new IdleQueue();
   const recorder = (options.recordInThread === false ? undefined : workerRecorder(log)) ?? inlineRecorder(queue, log);
@@ -178,8 +178,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
             store,
             track: r.track,
             offload: (name, t) => {
-              offloadStore ??= openOffloadStore(offloadLocation(root, current), { maxAgeDays: current.offload.retention_days, maxMegabytes: current.offload.retention_mb });
-              return offloadStore.put(name, { text: t }, '.txt').abs;
+              return engine.offloadStore(current).put(name, { text: t }, '.txt').abs;
             },
             readAgentOutput: readAgent,
           };

@@ -5,11 +5,10 @@ import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/
 import { reinjection } from '../core/agents/reinject';
 import { clientLimit, detectClient } from '../core/agents/hook-size';
 import { workspaceRootFrom } from './workspace-root';
-import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { redactOutput } from '../core/redact/output';
-import { workspaceSummaries } from '../core/session/summary-store';
-import { loadSnapshot } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import { counterFor } from '../core/tokens';
 
 /**
@@ -83,15 +82,16 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   const explicit = values.workspace !== undefined || !!env.CLAUDE_PROJECT_DIR;
   const root = explicit ? path.resolve(where) : workspaceRootFrom(where, env.HOME || undefined).root;
   try {
+    const engine = new ContextEngine(diskHost, root);
     if (event.name === 'SessionStart') {
-      const snapshot = loadSnapshot({ root, task: '', cwd: root });
+      const snapshot = engine.load({ task: '', cwd: root });
       const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client) });
       io.stdout(additionalContextOutput('SessionStart', redactOutput(result.text)) + '\n');
       return 0;
     }
-    const snapshot = loadSnapshot({ root, task: '', cwd: root }); // the prompt is text, never a path to read
+    const snapshot = engine.load({ task: '', cwd: root }); // the prompt is text, never a path to read
     snapshot.task = { text: event.prompt, source: 'task', files: [] };
-    const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
+    const assembly = engine.assemble(snapshot);
     const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
     io.stdout(additionalContextOutput('UserPromptSubmit', redactOutput(text)) + '\n');
     return 0;

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { renderIndex } from '../core/chain/render';
 import { listAvailable } from '../core/disclose';
 import { InputError } from '../core/errors';
-import { loadSnapshot } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 
 /**
  * `ctxctl index --workspace DIR [--json]`: the progressive-disclosure index, i.e. what `read_document` can fetch,
@@ -38,7 +39,7 @@ export function indexCommand(argv: string[], stdout: (s: string) => void): numbe
   }
   if (typeof values.workspace !== 'string') throw new InputError(`--workspace DIR is required\nUsage: ${INDEX_USAGE}`);
   const component = typeof values.component === 'string' ? values.component : undefined;
-  const snapshot = loadSnapshot({ root: path.resolve(values.workspace), task: '', policyFile: values.policy as string | undefined, component, changes: false });
+  const snapshot = new ContextEngine(diskHost, path.resolve(values.workspace)).load({ task: '', policyFile: values.policy as string | undefined, component, changes: false });
   const listed = listAvailable(snapshot);
   if (values.json) {
     const documents = listed.value.map((e) => ({ path: e.path, title: e.title, summary: e.summary, tags: e.tags ?? [], estimated_tokens: e.estimatedTokens }));

@@ -1,14 +1,12 @@
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { MAX_TOKENS, resolvePolicy } from '../core/policy';
 import { WIRE_SHAPES, type WireShape } from '../core/providers/shape';
 import { redactingWriter } from '../core/redact/output';
 import { writeRecord } from '../core/report/record';
-import { workspaceSummaries } from '../core/session/summary-store';
 import { diskReader } from '../core/sources/reader';
-import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
 import { parseToolResultArg } from '../core/offload/results';
 import { overrideFlags } from './override-flags';
 import { indexCommand, INDEX_USAGE } from './index-command';
@@ -23,6 +21,11 @@ import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
 import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
+import { workspaceFolders } from './workspaces';
+import { diskHost, installDiskHost } from '../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
@@ -30,6 +33,8 @@ const USAGE = `Usage:
   ctxctl preview --workspace DIR --task FILE|TEXT [--policy FILE] [--max-input N] [--component NAME] [--no-git]
                  [--session FILE] [--model M] [--shape openai|anthropic] [--encoding E] [--json] [--out DIR]
                  [--tool-result NAME=FILE]... [--include PATH]... [--exclude PATH]...
+                 (--workspace once per folder, or a .code-workspace file: one preview per folder, each named;
+                  with --out DIR, each folder's record in DIR/<folder name>)
   ${INSPECT_USAGE}
   ${OFFLOAD_USAGE}
   ${INDEX_USAGE}   (the <available-documents> index)
@@ -59,7 +64,7 @@ Exit codes: 0 success, 1 a context check failed (check), 2 bad input or usage, 3
 class UsageError extends Error {}
 
 const PREVIEW_OPTIONS: ParseArgsConfig['options'] = {
-  workspace: { type: 'string' },
+  workspace: { type: 'string', multiple: true },
   task: { type: 'string' },
   policy: { type: 'string' },
   'max-input': { type: 'string' },
@@ -99,25 +104,50 @@ function preview(argv: string[], stdout: (s: string) => void): number {
     stdout(USAGE + '\n');
     return 0;
   }
-  if (typeof v.workspace !== 'string') throw new UsageError('--workspace DIR is required');
+  const given = (v.workspace ?? []) as unknown as string[];
+  if (given.length === 0) throw new UsageError('--workspace DIR is required');
   if (typeof v.task !== 'string' || v.task.trim() === '') throw new UsageError('--task FILE|TEXT is required');
   const shape = (v.shape ?? 'openai') as WireShape;
   if (!WIRE_SHAPES.includes(shape)) throw new UsageError(`--shape must be one of ${WIRE_SHAPES.join(', ')}`);
-  const root = path.resolve(v.workspace);
-  const policy = resolvePolicy(loadPolicy(root, v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
-  const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
-  const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
-  const previousPrefixHash = typeof v.out === 'string' ? previousRecord(v.out).prefixHash : undefined;
-  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries, previousPrefixHash });
-  if (typeof v.out === 'string') {
-    writeRecord(v.out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
+  const out = typeof v.out === 'string' ? v.out : undefined;
+  // One folder: its preview as it always was. Several (--workspace once per folder, or a .code-workspace file): one
+  // engine per folder, each named in the output, each record in its own folder under --out.
+  if (given.length === 1 && !given[0].endsWith('.code-workspace')) {
+    const result = previewFolder(path.resolve(given[0]), v, shape, out);
+    if (v.json) stdout(JSON.stringify({ request: result.request, manifest: result.manifest, trace: result.trace }) + '\n');
+    else {
+      stdout(result.trace);
+      if (out) stdout(`\nWrote request.json, manifest.json and trace.txt to ${out}\n`);
+    }
+    return 0;
   }
-  if (v.json) stdout(JSON.stringify({ request: result.request, manifest: result.manifest, trace: result.trace }) + '\n');
+  const folders = workspaceFolders(given);
+  const results = folders.map((f) => ({ ...f, result: previewFolder(f.root, v, shape, out && path.join(out, folderDir(f.name))) }));
+  if (v.json) stdout(JSON.stringify({ folders: results.map(({ name, root, result }) => ({ name, root, request: result.request, manifest: result.manifest, trace: result.trace })) }) + '\n');
   else {
-    stdout(result.trace);
-    if (typeof v.out === 'string') stdout(`\nWrote request.json, manifest.json and trace.txt to ${v.out}\n`);
+    stdout(results.map(({ name, root, result }) => `== folder ${name} (${root}) ==\n${result.trace}`).join('\n'));
+    if (out) stdout(`\nWrote request.json, manifest.json and trace.txt of each folder to ${results.map((r) => path.join(out, folderDir(r.name))).join(', ')}\n`);
   }
   return 0;
+}
+
+/** A folder's name as a record folder's name: path separators and other characters a file name cannot hold become `_`. */
+export function folderDir(name: string): string {
+  const safe = [...name].map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? '_' : c)).join('').replace(/^\.+$/, '_');
+  return safe || '_';
+}
+
+/** One folder's preview, through its engine; its record written to `out` when given. */
+function previewFolder(root: string, v: Record<string, string | boolean | undefined>, shape: WireShape, out: string | undefined) {
+  const engine = new ContextEngine(diskHost, root);
+  const policy = resolvePolicy(engine.policy(v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
+  const previousPrefixHash = out ? previousRecord(out).prefixHash : undefined;
+  const { assembly: result } = engine.preview(
+    { reader: diskReader(root), task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
+    { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
+  );
+  if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
+  return result;
 }
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };

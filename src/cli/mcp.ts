@@ -6,14 +6,15 @@ import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { workspaceRootFrom } from './workspace-root';
 import { skippedPinEntries } from '../core/sources/pin-entries';
-import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
+import type { inspectTool, ToolAnswer } from '../core/agents/workspace-tools';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import { InputError } from '../core/errors';
 import { redactingWriter, redactOutput, redactOutputValue } from '../core/redact/output';
 import { MAX_TOKENS } from '../core/policy';
 import { mcpSdk } from '../vendor/load';
 import { BoundedStdioTransport } from './mcp-transport';
 import type { Manifest } from '../core/report/manifest';
-import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 
 /**
  * `ctxctl mcp`: the controlled context served to any MCP client (Claude Code, Cursor, Codex, Cline, VS Code) over
@@ -38,6 +39,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
   const log = redactingWriter(rawLog);
   const { McpServer, z } = mcpSdk();
   const server = new McpServer({ name: 'context-control', version }, { capabilities: { logging: {} } });
+  const engine = new ContextEngine(diskHost, root);
   // A line that is not JSON-RPC, or a transport failure: logged, and the server keeps serving.
   server.server.onerror = (error) => log(`ctxctl mcp: ${error.message}\n`);
   let lastManifest: Manifest | undefined;
@@ -80,7 +82,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
       call(
         'assemble_context',
         () => {
-          const answer = assembleContext(root, args);
+          const answer = engine.tools.assembleContext(args);
           if (answer.manifest) lastManifest = answer.manifest;
           return answer;
         },
@@ -101,7 +103,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('read_document', () => readDocumentTool(root, args), args),
+    (args) => call('read_document', () => engine.tools.readDocument(args), args),
   );
   server.registerTool(
     'search_workspace',
@@ -116,7 +118,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('search_workspace', () => searchWorkspaceTool(root, args), args),
+    (args) => call('search_workspace', () => engine.tools.searchWorkspace(args), args),
   );
   server.registerTool(
     'inspect_offloaded',
@@ -140,7 +142,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => call('inspect_offloaded', () => inspectTool(root, fromRequestForm(args)), args),
+    (args) => call('inspect_offloaded', () => engine.tools.inspect(fromRequestForm(args)), args),
   );
 
   server.registerResource(
@@ -148,7 +150,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
     'context://pinned',
     { title: 'Pinned blocks', description: 'The pinned blocks of .context/pins.json, verbatim, as every request carries them.', mimeType: 'text/plain' },
     (uri) => {
-      const snapshot = readWorkspace(root);
+      const snapshot = readWorkspace(engine);
       const { blocks, unreadable } = durableBlocks(snapshot);
       const pins = blocks.filter((b) => b.kind === 'pinned').map(wrapVerbatim);
       const missing = [...skippedPinEntries(snapshot.warnings).map((m) => `[.context/pins.json: ${m}]`), ...unreadable.map((u) => `[not readable: ${u.source}: ${u.reason}]`)];
@@ -168,7 +170,7 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
     'policy',
     'context://policy',
     { title: 'Context policy', description: 'The effective policy: .context/policy.yaml over the built-in defaults.', mimeType: 'application/json' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(redactOutputValue(readPolicy(root)), null, 2) }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(redactOutputValue(readPolicy(engine)), null, 2) }] }),
   );
   return server;
 }
@@ -204,18 +206,18 @@ export function capEchoes(text: string, args: Record<string, unknown>): string {
   return out;
 }
 
-function readWorkspace(root: string) {
+function readWorkspace(engine: ContextEngine) {
   try {
-    return loadSnapshot({ root, task: '', cwd: root });
+    return engine.load({ task: '', cwd: engine.root });
   } catch (e) {
     if (e instanceof InputError) throw new Error(e.toString());
     throw e;
   }
 }
 
-function readPolicy(root: string) {
+function readPolicy(engine: ContextEngine) {
   try {
-    return loadPolicy(root);
+    return engine.policy();
   } catch (e) {
     if (e instanceof InputError) throw new Error(e.toString());
     throw e;

@@ -15,8 +15,8 @@ import { prepareOutDir, replaceWritten, writeRecord } from '../core/report/recor
 import { previousRecord } from './record-folder';
 import { num } from '../core/report/trace';
 import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
-import { workspaceSummaries } from '../core/session/summary-store';
-import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import { offloadLocation } from '../core/offload/location';
 
 /** `ctxctl send`: build the request, send it (or not, with dry-run), stream the answer to stdout, write the trace. */
@@ -99,12 +99,13 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
     return 2;
   }
   const root = path.resolve(workspace);
-  const policy = resolvePolicy(loadPolicy(root, str('policy')), { maxInput });
+  const engine = new ContextEngine(diskHost, root);
+  const policy = resolvePolicy(engine.policy(str('policy')), { maxInput });
   // A send may offload what its tools return: the store must be usable before anything is sent.
   offloadLocation(root, policy);
-  const snapshot = loadSnapshot({ root, task, policy, sessionFile: str('session'), component: str('component') });
+  const snapshot = engine.load({ task, policy, sessionFile: str('session'), component: str('component') });
   // The same inputs as `ctxctl preview`, so the request sent is the request previewed.
-  const summaries = workspaceSummaries(root, str('session') as string | undefined);
+  const summaries = engine.summaries(str('session') as string | undefined);
   const out = prepareOutDir(str('out') ?? path.join(root, '.context', 'send'), str('out') ? '--out' : 'the send record folder');
   // As for preview: a manifest.json, request.json or trace.txt there that is not this program's record is the user's.
   previousRecord(out);

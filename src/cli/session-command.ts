@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../core/errors';
-import { formatNumber as num } from '../core/format';
+import { formatNumber as num } from '../view-model/format';
 import { compactSession, editSummary, previewCompaction, type CompactionPreview } from '../core/session/compaction';
 import { sessionWorkspace } from '../core/session/maintenance';
 import { workspaceStore } from '../core/session/store';

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs, type HostStats } from './host';
 import * as path from 'node:path';
 import { InputError } from './errors';
 import { linearPattern, type LinePattern } from './pattern';
@@ -124,7 +124,7 @@ export function compilePattern(pattern: string, ignoreCase = false): LinePattern
 
 /** Run one inspection on a file, streamed. */
 export function inspectFile(abs: string, request: Inspection): string {
-  let stat: fs.Stats;
+  let stat: HostStats;
   try {
     stat = fs.statSync(abs);
   } catch {

@@ -243,3 +243,10 @@ export function resolvePolicy(base: Policy, overrides: PolicyOverrides = {}): Po
   if (maxInput(policy) <= 0) throw new InputError(`the envelope leaves no room for input (window ${policy.envelope.window})`, overrides.source ?? base.origin);
   return policy;
 }
+
+/** Every key path the policy file accepts (`zones.tool_results.max_tokens`; a list's items as `priorities[].match`). */
+export function policyKeys(spec: Spec = SCHEMA, prefix = ''): string[] {
+  if (spec.t === 'object') return Object.entries(spec.keys).flatMap(([k, s]) => policyKeys(s, prefix ? `${prefix}.${k}` : k));
+  if (spec.t === 'list' && spec.of.t === 'object') return policyKeys(spec.of, `${prefix}[]`);
+  return [prefix];
+}

@@ -1,4 +1,4 @@
-import { formatNumber } from './format';
+import { formatNumber } from '../view-model/format';
 import type { Manifest } from './report/manifest';
 
 export type RunLogEntry = { kind: 'ok'; manifest: Manifest; timings?: { stage: string; ms: number }[] } | { kind: 'empty' | 'refused' | 'error'; message: string };

@@ -110,6 +110,8 @@ export class AssemblyService extends Disposable {
   private async runOnce(): Promise<AssemblyState> {
     const settings = this.host.settings;
     const at = new Date();
+    // The folder this run assembles: the result is that folder's, even if another folder is followed by the time it ends.
+    const root = this.host.root;
     let state: AssemblyState;
     if (!this.host.root) state = { kind: 'empty', reason: 'Open a folder to assemble its context.' };
     else if (!this.host.task?.trim() && !settings.taskFile) {
@@ -131,7 +133,7 @@ export class AssemblyService extends Disposable {
         else state = { kind: 'error', error, settings, at };
       }
     }
-    this.host.setResult(state);
+    this.host.setResult(state, root);
     return state;
   }
 

@@ -13,6 +13,9 @@ import { registerGateway } from './gateway';
 import { PinDecorations, PinStore } from './pins';
 import type * as SessionHost from './session-host';
 import { HostState } from './state';
+import { FolderTracker } from './folders';
+import { pinsKey } from './folder-choice';
+import { byFolder } from './views/folder-groups';
 import { indexNodes } from './views/indexTree';
 import { manifestNodes } from './views/manifestTree';
 import { RequestPanel } from './views/panel';
@@ -20,6 +23,10 @@ import { pinnedNodes } from './views/pinnedTree';
 import { BudgetStatusBar } from './views/statusBar';
 import { exportsFor } from './test-api';
 import { NodeTree } from './views/tree';
+import { installDiskHost } from '../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 /** The first assembly waits for the window to settle: activation itself starts no worker and reads no workspace. */
 const FIRST_RUN_DELAY_MS = 1500;
@@ -31,7 +38,6 @@ export const SESSION_COMMANDS = ['contextControl.compactSession', 'contextContro
  */
 export function activate(context: vscode.ExtensionContext) {
   const started = performance.now();
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const dist = (file: string) => vscode.Uri.joinPath(context.extensionUri, 'dist', file).fsPath;
   const sub = <T extends vscode.Disposable>(d: T): T => {
@@ -39,9 +45,18 @@ export function activate(context: vscode.ExtensionContext) {
     return d;
   };
 
-  const pins = sub(new PinStore(context.workspaceState, root));
+  // Each workspace folder has its own engine (in the worker, keyed by its root); the panel, the status bar and the
+  // assembly follow the folder of the active editor, and the trees group by folder.
+  const folders = sub(new FolderTracker());
+  const root = () => folders.active?.root;
+
+  const pins = sub(new PinStore(context.workspaceState, root, (r, base) => pinsKey(base, folders.all, r)));
   pins.adoptWorkspacePins();
-  const host = sub(new HostState(context.workspaceState, root, pins, storageDir));
+  const host = sub(new HostState(context.workspaceState, root, pins, storageDir, folders.onDidChange));
+  sub(folders.onDidChange(() => {
+    pins.adoptWorkspacePins();
+    pins.folderChanged();
+  }));
   const service = sub(new AssemblyService(dist('assemble-worker.js'), host));
   const controller = sub(new HostController(context, service));
 
@@ -53,16 +68,18 @@ export function activate(context: vscode.ExtensionContext) {
   const pinnedView = sub(vscode.window.createTreeView('contextControl.pinned', { treeDataProvider: pinnedTree }));
   const refreshTrees = () => {
     const state = host.result;
-    indexTree.set(indexNodes(state));
-    manifestTree.set(manifestNodes(state));
+    const all = folders.all;
+    indexTree.set(byFolder(all, host.root, (r) => indexNodes(host.resultOf(r)), 'index'));
+    manifestTree.set(byFolder(all, host.root, (r) => manifestNodes(host.resultOf(r)), 'manifest'));
     const pinTokens = new Map<string, number>();
     for (const b of state.kind === 'ok' ? state.assembly.blocks : state.kind === 'refused' ? state.error.blocks : []) if (b.kind === 'pinned') pinTokens.set(b.id.replace(/^pinned:/, ''), b.tokens);
-    pinnedTree.set(pinnedNodes(pins.list(), (p) => pinTokens.get(p.id), (p) => pins.estimate(p)));
+    // The pins shown are the followed folder's (each folder keeps its own).
+    pinnedTree.set(byFolder(all, host.root, (r) => (r === host.root ? pinnedNodes(pins.list(), (p) => pinTokens.get(p.id), (p) => pins.estimate(p)) : []), 'pinned'));
     manifestView.message = state.kind === 'ok' ? `Last assembled ${state.at.toLocaleTimeString()} · ${num(state.assembly.manifest.budget.final)} / ${num(state.assembly.manifest.budget.max_input)} tokens` : undefined;
   };
-  sub(host.onDidChange((c) => (c === 'result' || c === 'pins') && refreshTrees()));
+  sub(host.onDidChange((c) => (c === 'result' || c === 'pins' || c === 'folder') && refreshTrees()));
 
-  const statusBar = sub(new BudgetStatusBar(service));
+  const statusBar = sub(new BudgetStatusBar(service, () => (folders.all.length > 1 ? folders.active?.name : undefined)));
   sub(new PinDecorations(pins, vscode.Uri.joinPath(context.extensionUri, 'media', 'pin.svg')));
 
   registerCommands(context, controller, pins);
@@ -73,7 +90,7 @@ export function activate(context: vscode.ExtensionContext) {
   const panel = sub(new RequestPanel(context.extensionUri, controller));
   // In a folder without context of its own, the first assembly waits for the first view shown or command (any
   // command runs one); with context, it starts once the window has settled. Activation itself reads no workspace.
-  const eager = hasWorkspaceContext(root, host.task);
+  const eager = folders.all.some((f) => hasWorkspaceContext(f.root, host.task));
   let woken = eager;
   const wake = () => {
     if (woken) return;
@@ -90,7 +107,8 @@ export function activate(context: vscode.ExtensionContext) {
   // Context checks are discovered when the Test Explorer asks (resolveHandler), not at activation.
   const checks = sub(new ChecksTests(service.worker, () => host.settings));
   // `ctxctl gateway` as a child process of the bundled CLI, the Agent calls view and the last call's budget.
-  const gateway = registerGateway(context, root, dist('cli.js'));
+  // The gateway serves one folder: the one followed when the extension starts.
+  const gateway = registerGateway(context, root(), dist('cli.js'));
 
   const first = setTimeout(() => {
     if (eager) void service.run();
@@ -101,7 +119,7 @@ export function activate(context: vscode.ExtensionContext) {
   /** How long activate() took, in milliseconds (the bench and the activation test print it). */
   const activationMs = performance.now() - started;
   // Nothing for other extensions: the internals go to the extension test host only (src/vscode/test-api.ts).
-  return exportsFor(context.extensionMode, () => ({ activationMs, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control, gateway }));
+  return exportsFor(context.extensionMode, () => ({ activationMs, folders, host, service, pins, statusBar: statusBar.item, trees: { index: indexTree, manifest: manifestTree, pinned: pinnedTree }, panel, chat, comparison, checks, control, gateway }));
 }
 
 export function deactivate() {

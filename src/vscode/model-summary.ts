@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatNumber } from '../core/format';
+import { formatNumber } from '../view-model/format';
 import { maxInput, type Policy } from '../core/policy';
 import { AnthropicProvider } from '../core/providers/anthropic';
 import { OpenAIProvider } from '../core/providers/openai';

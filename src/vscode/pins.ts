@@ -35,20 +35,37 @@ export class PinStore extends Disposable {
   private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
 
+  private readonly rootOf: () => string | undefined;
+
+  /**
+   * `root`: the folder, or (multi-root) a function giving the followed folder; `keyOf`: where that folder's pins are
+   * kept in the memento (one list per folder).
+   */
   constructor(
     private readonly memento: vscode.Memento,
-    private readonly root: string | undefined,
+    root: string | undefined | (() => string | undefined),
+    private readonly keyOf: (root: string | undefined, base: string) => string = (_root, base) => base,
   ) {
     super();
+    this.rootOf = typeof root === 'function' ? root : () => root;
     this._register(vscode.workspace.onDidChangeTextDocument((e) => this.follow(e)));
   }
 
+  private get root(): string | undefined {
+    return this.rootOf();
+  }
+
+  /** The followed folder changed: its own pins now show. */
+  folderChanged(): void {
+    this.emitter.fire();
+  }
+
   list(): Pin[] {
-    return this.memento.get<Pin[]>(KEY, []);
+    return this.memento.get<Pin[]>(this.keyOf(this.root, KEY), []);
   }
 
   private async save(pins: Pin[]): Promise<void> {
-    await this.memento.update(KEY, pins);
+    await this.memento.update(this.keyOf(this.root, KEY), pins);
     this.mirror(pins);
     this.emitter.fire();
   }
@@ -86,7 +103,7 @@ export class PinStore extends Disposable {
     if (!this.root || this.list().length > 0) return;
     try {
       const pins = loadPins(this.root);
-      if (pins.length > 0) void this.memento.update(KEY, pins).then(() => this.emitter.fire());
+      if (pins.length > 0) void this.memento.update(this.keyOf(this.root, KEY), pins).then(() => this.emitter.fire());
     } catch (e) {
       void vscode.window.showWarningMessage(`Context Control: ${e instanceof InputError ? e.toString() : (e as Error).message}`);
     }

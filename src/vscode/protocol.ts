@@ -1,6 +1,6 @@
-import type { EnvelopePart } from '../core/panel/envelope';
-import type { NotSentItem } from '../core/panel/not-sent';
-import type { TraceRow } from '../core/panel/trace-table';
+import type { EnvelopePart } from '../view-model/envelope';
+import type { NotSentItem } from '../view-model/not-sent';
+import type { TraceRow } from '../view-model/trace-table';
 
 /**
  * The typed message protocol between the host and the panel webview. Both sides import these types

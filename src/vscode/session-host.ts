@@ -5,6 +5,10 @@
 import type * as vscode from 'vscode';
 import type { AssemblyService } from './assembly';
 import { registerSessionCommands } from './session-commands';
+import { installDiskHost } from '../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 export function register(service: AssemblyService) {
   return (context: vscode.ExtensionContext) => registerSessionCommands(context, service, () => service.host.resolvedPins());

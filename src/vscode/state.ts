@@ -22,9 +22,10 @@ export type AssemblyState =
   | { kind: 'error'; error: Error; settings: Settings; at: Date };
 
 /** What changed: every origin of a change, one event. `result` is a new assembly; the others call for one. */
-export type Change = 'task' | 'pins' | 'settings' | 'model' | 'files' | 'buffers' | 'editor' | 'trust' | 'result';
+export type Change = 'task' | 'pins' | 'settings' | 'model' | 'files' | 'buffers' | 'editor' | 'trust' | 'folder' | 'result';
 
 const TASK_KEY = 'contextControl.task';
+const NOTHING_YET: AssemblyState = { kind: 'empty', reason: 'Nothing assembled yet.' };
 const DEFAULT_POLICY_PATH = '.context/policy.yaml';
 const IGNORED = (rel: string) => rel.startsWith('.git/') || rel.includes('node_modules/') || rel.startsWith('.context/offload/');
 
@@ -38,16 +39,25 @@ export class HostState extends Disposable {
   readonly onDidChange = this.emitter.event;
   private _settings = readSettings();
   private _modelMaxInput: number | undefined;
-  private _result: AssemblyState = { kind: 'empty', reason: 'Nothing assembled yet.' };
+  /** The last result of each folder (a multi-root workspace keeps one per folder), by root. */
+  private readonly _results = new Map<string, AssemblyState>();
+  private readonly rootOf: () => string | undefined;
 
+  /**
+   * `root`: the folder, or (multi-root) a function giving the followed folder (folders.ts); `onFolder`: the event of
+   * the followed folder changing, which calls for an assembly of that folder.
+   */
   constructor(
     private readonly memento: vscode.Memento,
-    readonly root: string | undefined,
+    root: string | undefined | (() => string | undefined),
     readonly pins: PinStore,
     readonly storageDir: string,
+    onFolder?: vscode.Event<unknown>,
   ) {
     super();
+    this.rootOf = typeof root === 'function' ? root : () => root;
     const fire = (c: Change) => () => this.emitter.fire(c);
+    if (onFolder) this._register(onFolder(fire('folder')));
     this._register(pins.onDidChange(fire('pins')));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -91,12 +101,23 @@ export class HostState extends Disposable {
     this.emitter.fire('task');
   }
 
-  get result(): AssemblyState {
-    return this._result;
+  /** The followed folder's root (the only folder's in a single-folder workspace). */
+  get root(): string | undefined {
+    return this.rootOf();
   }
 
-  setResult(state: AssemblyState): void {
-    this._result = state;
+  get result(): AssemblyState {
+    return this.resultOf(this.root);
+  }
+
+  /** A folder's last result. */
+  resultOf(root: string | undefined): AssemblyState {
+    return this._results.get(root ?? '') ?? NOTHING_YET;
+  }
+
+  /** Stores the result of an assembly of `root` (default: the followed folder), which a folder change may have left behind. */
+  setResult(state: AssemblyState, root = this.root): void {
+    this._results.set(root ?? '', state);
     this.emitter.fire('result');
   }
 

@@ -1,7 +1,7 @@
 /* The Blocks tab: the blocks sent, in request order, then the "Not sent" section grouped by why. Each block is one
    tab stop (its summary); its actions show when it is open. Reasons wrap at any width. */
-import { NOT_SENT_GROUPS, type NotSentItem } from '../core/panel/not-sent';
-import { formatTokens } from '../core/format';
+import { NOT_SENT_GROUPS, type NotSentItem } from '../view-model/not-sent';
+import { formatTokens } from '../view-model/format';
 import type { PanelBlock, PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
 import { itemActions, sourceLabel, toolbar } from './item-actions';

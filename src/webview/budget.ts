@@ -1,6 +1,6 @@
 /* The budget: the head figure, a bar of the whole window (zones, overhead, free room, output reserve, margin) with a
    marker for every ladder step, its legend, the ladder's warnings, and the cache prefix status. */
-import { formatPercent } from '../core/format';
+import { formatPercent } from '../view-model/format';
 import { el, fmt } from './dom';
 import type { PanelPreview } from '../vscode/protocol';
 

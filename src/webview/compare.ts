@@ -1,7 +1,7 @@
 /* The panel's Compare tab: variants side by side (budget bar by zone, block counts, evidence checks), the decisions
    diff with an icon and a word for every change (never colour alone), and after a send each answer with its checks. */
-import { formatPercent } from '../core/format';
-import { orderedZones } from '../core/panel/envelope';
+import { formatPercent } from '../view-model/format';
+import { orderedZones } from '../view-model/envelope';
 import { el, fmt } from './dom';
 import type { PanelCompare, PanelCompareVariant } from '../vscode/protocol';
 

@@ -1,5 +1,5 @@
 /* The task box, the provider/model/policy pickers and the action row (Preview, Send, Copy, Export). */
-import { requestBlocked, sendBlocked } from '../core/panel/gates';
+import { requestBlocked, sendBlocked } from '../view-model/gates';
 import { el } from './dom';
 import { send, ui } from './state';
 

@@ -1,7 +1,7 @@
 /* The Changes tab, "Compare with previous preview": blocks added, removed and changed, each with its token delta,
    and the request's own delta. Every change has an icon and a word, never colour alone. */
-import { diffPreviews, type BlockChange } from '../core/panel/preview-diff';
-import { formatNumber } from '../core/format';
+import { diffPreviews, type BlockChange } from '../view-model/preview-diff';
+import { formatNumber } from '../view-model/format';
 import type { PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
 

@@ -1,6 +1,6 @@
 /** Small DOM helpers shared by the panel's panes (no innerHTML: every text is a text node). */
 
-import { formatTokens } from '../core/format';
+import { formatTokens } from '../view-model/format';
 
 /** A token figure (the one formatter of every surface), or a dash when there is none. */
 export const fmt = (n: number | undefined) => formatTokens(n);

@@ -1,6 +1,6 @@
 /* The per-item actions (Include, Exclude, Pin or Unpin, Open, Copy) as one ARIA toolbar: a single tab stop, arrow
    keys, Home and End move between its buttons. Every action posts a typed message; the host executes it. */
-import { isBuiltin, isWholeFile } from '../core/panel/source';
+import { isBuiltin, isWholeFile } from '../view-model/source';
 import type { BlockAction } from '../vscode/protocol';
 import { el, rovingIndex } from './dom';
 import { send } from './state';

@@ -1,6 +1,6 @@
 /* A refused request: what is over, by how much, and each protected block with Unpin (for a pin) and Open, in the
    theme's error colours. Never one run-on paragraph. */
-import { isBuiltin } from '../core/panel/source';
+import { isBuiltin } from '../view-model/source';
 import type { PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
 import { small as act, toolbar } from './item-actions';

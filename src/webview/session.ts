@@ -1,5 +1,5 @@
 /* The Session tab (events kept, compacted, omitted; the compaction preview and its actions) and the Answer tab. */
-import { sessionBlocked } from '../core/panel/gates';
+import { sessionBlocked } from '../view-model/gates';
 import type { PanelPreview } from '../vscode/protocol';
 import { button } from './controls';
 import { el, fmt } from './dom';

@@ -1,6 +1,6 @@
 /* The Trace tab: the manifest's rows as a real table that wraps inside the panel at any width, the budget head
    above it, and the plain-text trace (as written to trace.txt) folded below for copying. */
-import { formatTokens } from '../core/format';
+import { formatTokens } from '../view-model/format';
 import type { PanelPreview } from '../vscode/protocol';
 import { el, fmt } from './dom';
 

@@ -6,6 +6,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
+import { installDiskHost } from '../../src/host/disk';
+
+// The tests call src/core from out/ (not the extension's bundle): that copy of the core needs its own Host.
+installDiskHost();
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 20_000, reporter: 'base', forbidOnly: true, forbidPending: false });

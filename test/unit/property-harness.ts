@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import fc from 'fast-check';
-import { formatNumber, formatPercent } from '../../src/core/format';
+import { formatNumber, formatPercent } from '../../src/view-model/format';
 
 /**
  * How every property test runs (issue 13, requirement 4): a random seed unless one is given, printed so that a

@@ -1,6 +1,6 @@
 import { headingsOf, normalizeHeading, sectionOf } from '../sources/documents';
 import { estimateTokens } from '../tokens';
-import { formatNumber as num } from '../format';
+import { formatNumber as num } from '../../view-model/format';
 import type { Block, Decision, StageResult } from '../types';
 
 export interface Filled {

@@ -1,3 +1,4 @@
+import { host } from '../host';
 import { maxInput as maxInputOf } from '../policy';
 import { shapeRequest, type WireShape } from '../providers/shape';
 import { buildManifest, type Manifest } from '../report/manifest';
@@ -187,7 +188,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     approximate: options.tokenizer ? false : choice.approximate,
     shape,
     bytes: Buffer.byteLength(serialized),
-    now: options.now ?? (() => new Date()),
+    now: options.now ?? (() => host().now()),
     requestRedactions: neutral.redactions,
     toolResultsCap: effectiveCap,
     cache: counter.prefix(neutral, options.previousPrefixHash),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import type { CallRecord } from './record';
 

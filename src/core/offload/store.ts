@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
+import { host, hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { InputError } from '../errors';
 
@@ -47,7 +47,7 @@ interface StoreRecord {
 }
 
 /** A store over a folder. Retention runs once, before the first write of this store, never on files it wrote. */
-export function openOffloadStore(dir: string, retention: Retention, now: () => Date = () => new Date()): OffloadStore {
+export function openOffloadStore(dir: string, retention: Retention, now: () => Date = () => host().now()): OffloadStore {
   const written = new Set<string>();
   let pruned = false;
   return {

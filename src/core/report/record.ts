@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs, W_OK } from '../host';
 import * as path from 'node:path';
 import { redact, redactDeep } from '../redact/apply';
 import { InputError } from '../errors';
@@ -39,7 +39,7 @@ export function prepareOutDir(dir: string, label = '--out'): string {
     const st = fs.statSync(existing);
     if (!st.isDirectory()) throw new InputError(`${label}: ${existing === abs ? 'is a file' : `is below a file (${existing})`}, not a folder`, dir);
     fs.mkdirSync(abs, { recursive: true });
-    fs.accessSync(abs, fs.constants.W_OK);
+    fs.accessSync(abs, W_OK);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`${label}: cannot write here (${reason(e)})`, dir);

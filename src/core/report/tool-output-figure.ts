@@ -1,5 +1,5 @@
 import { estimateTokensFromBytes } from '../estimate';
-import { formatTokens } from '../format';
+import { formatTokens } from '../../view-model/format';
 import type { Manifest } from './manifest';
 
 /**

@@ -1,6 +1,6 @@
 import type { Manifest } from './manifest';
 
-import { formatNumber as num } from '../format';
+import { formatNumber as num } from '../../view-model/format';
 
 /** Thousands with a (narrow no-break) space, as in the seed's trace: 11 000. */
 export { num };

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 import { InputError } from '../errors';
 import { checkInputFile, fsReason } from '../sources/scan';
 import type { Warning } from '../types';

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { displayPath, SESSION_FILE } from '../sources/snapshot';
 import type { SessionEvent } from './event';

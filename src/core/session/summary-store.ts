@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs, type HostStats } from '../host';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { InputError } from '../errors';
@@ -161,7 +161,7 @@ export function appendSummaryRecord(file: string, record: SummaryRecord, root?: 
 }
 
 /** A stat that reads "not there" for a path below a file (ENOTDIR) as for a missing one. */
-function statOrNone(stat: () => fs.Stats | undefined): fs.Stats | undefined {
+function statOrNone(stat: () => HostStats | undefined): HostStats | undefined {
   try {
     return stat();
   } catch (e) {

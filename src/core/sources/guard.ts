@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs, type HostStats } from '../host';
 import * as path from 'node:path';
 import { InputError } from '../errors';
 import { isSecretPath } from '../redact/files';
@@ -100,7 +100,7 @@ export function resolveInWorkspace(raw: string, options: GuardOptions): PathDeci
   if (namedInside && !home) return refuse('link-outside', `leads outside the workspace through a symbolic link: refused, ${verb}`);
   const realRel = home === realRoot ? rel(realRoot, real) : undefined;
   if (secrets && real !== abs && isSecretPath(realRel ?? real)) return refuse('secret', `is a link to a secret file (${realRel ?? path.basename(real)}): refused, ${verb}`);
-  let st: fs.Stats;
+  let st: HostStats;
   try {
     st = fs.statSync(real);
   } catch (e) {
@@ -143,7 +143,7 @@ export function mostlySecrets(text: string): boolean {
   return secret >= 2 && secret * 2 > lines.length;
 }
 
-function specialName(st: fs.Stats): string {
+function specialName(st: HostStats): string {
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -162,7 +162,7 @@ function realOrSelf(p: string): string {
   }
 }
 
-function lstatOrUndefined(p: string): fs.Stats | undefined {
+function lstatOrUndefined(p: string): HostStats | undefined {
   try {
     return fs.lstatSync(p);
   } catch {

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 
 /**
  * Lines of a file, read in chunks so a 50 MB log never sits whole in memory, in time linear in the file's size.

@@ -1,4 +1,4 @@
-import { formatNumber, formatTokens } from '../format';
+import { formatNumber, formatTokens } from '../../view-model/format';
 import { estimateTokensFromBytes } from '../estimate';
 
 /** What the editor asks before pinning a whole file: the estimate (from its size, nothing read) against the free room. */

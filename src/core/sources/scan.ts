@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs, type HostStats, type HostDirent } from '../host';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
@@ -38,7 +38,7 @@ export function fsReason(e: unknown): string {
 }
 
 /** What a path is, without opening it (opening a FIFO would block): a special file is never read. */
-export function specialKind(st: fs.Stats): string | undefined {
+export function specialKind(st: HostStats): string | undefined {
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -56,7 +56,7 @@ export function checkInputFile(abs: string, at: { shown: string; label: string; 
     const d = resolveInWorkspace(abs, { ...guard, expect: 'any', mayBeMissing: true });
     if (!d.ok && d.kind !== 'special' && d.kind !== 'missing') throw new InputError(d.why, at.shown);
   }
-  let st: fs.Stats;
+  let st: HostStats;
   try {
     st = fs.statSync(abs);
   } catch {
@@ -91,7 +91,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       return;
     }
     visited.add(real);
-    let entries: fs.Dirent[];
+    let entries: HostDirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch (e) {
@@ -117,7 +117,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       if (entry.name === '.git') continue;
       const abs = path.join(dir, entry.name);
       const relPath = rel(root, abs);
-      let stat: fs.Stats;
+      let stat: HostStats;
       let target = path.join(real, entry.name);
       try {
         if (entry.isSymbolicLink()) {
@@ -187,7 +187,7 @@ export function insideRoot(realRoot: string, abs: string): boolean {
   }
 }
 
-function statOrUndefined(abs: string): fs.Stats | undefined {
+function statOrUndefined(abs: string): HostStats | undefined {
   try {
     return fs.statSync(abs);
   } catch {

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
+import { host, hostFs as fs, type HostStats } from '../host';
 import * as path from 'node:path';
 import type { Warning } from '../types';
 import { gitLocation } from './git-dir';
@@ -82,17 +81,16 @@ export function gitReader(root: string, given?: (args: string[]) => string): Cha
 export function safeGit(root: string, gitDir?: string): (args: string[]) => string {
   const where = gitDir ? [`--git-dir=${gitDir}`, `--work-tree=${root}`] : [];
   return (args) =>
-    execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-C', root, ...where, ...args], {
-      encoding: 'utf8',
+    host().git({
+      args: ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-C', root, ...where, ...args],
       maxBuffer: 8 * 1024 * 1024,
-      timeout: 10_000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...gitFreeEnv(process.env), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(root)) },
+      timeoutMs: 10_000,
+      env: { ...gitFreeEnv(host().env()), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(root)) },
     });
 }
 
 /** The environment without any GIT_* variable (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_CONFIG_*…): git reads the repository found here, nothing else. */
-export function gitFreeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function gitFreeEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !/^GIT_/i.test(k)));
 }
 
@@ -173,7 +171,7 @@ const MAX_HASH_BYTES = 4 * 1024 * 1024;
 export function changedInIndex(root: string, entries: IndexEntry[]): string[] {
   const changed: string[] = [];
   for (const e of entries) {
-    let st: fs.Stats;
+    let st: HostStats;
     try {
       st = fs.lstatSync(path.join(root, e.path));
     } catch {

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 import { redactLine } from '../redact/apply';
 import { LineBuilder, MAX_LINE_CHARS } from '../sources/line-reader';
 

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 import { estimateTokensFromBytes } from '../tokens';
 import { linesAt } from './byte-lines';
 import { clipLine, MARK, own, Ring } from './lines';

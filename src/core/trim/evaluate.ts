@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { trimToolOutputs } from '../chain/trim';
 import type { Policy } from '../policy';

@@ -141,8 +141,9 @@ export class HostController extends Disposable implements PanelController {
   }
 
   /** Open a workspace file (or one of this extension's records) at a line; nothing outside them opens from a click. */
-  async openSource(source: string, line?: number): Promise<void> {
-    const root = this.root;
+  async openSource(source: string, line?: number, inFolder?: string): Promise<void> {
+    // A tree of a multi-root workspace names the folder of its item; only an open workspace folder is taken.
+    const root = (inFolder && vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === inFolder) ? inFolder : undefined) ?? this.root;
     if (!root) return;
     // Through the workspace guard (core/sources/guard.ts), the extension's storage allowed: a link leading outside
     // the workspace, a FIFO (it would block) or a folder is not opened. Secret files may be opened: nothing is sent.

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../../core/gateway/record';
-import { formatNumber } from '../../core/format';
+import { formatNumber } from '../../view-model/format';
 import type { Node } from './tree';
 
 /** As tree.ts's, which this file cannot import at run time (it loads `vscode`). */

@@ -4,11 +4,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatNumber } from '../../core/format';
-import { envelopeParts } from '../../core/panel/envelope';
-import { notSentOf } from '../../core/panel/not-sent';
-import { fileOf, isWholeFile } from '../../core/panel/source';
-import { traceRows } from '../../core/panel/trace-table';
+import { formatNumber } from '../../view-model/format';
+import { envelopeParts } from '../../view-model/envelope';
+import { notSentOf } from '../../view-model/not-sent';
+import { fileOf, isWholeFile } from '../../view-model/source';
+import { traceRows } from '../../view-model/trace-table';
 import { mandatoryBreakdown } from '../../core/report/trace';
 import type { AssemblyService, AssemblyState } from '../assembly';
 import type { PanelActionMessage, PanelDetails } from '../protocol';

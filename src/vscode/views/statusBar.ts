@@ -48,7 +48,11 @@ export function statusFor(state: AssemblyState): { text: string; level: 'ok' | '
 export class BudgetStatusBar extends Disposable {
   readonly item = this._register(vscode.window.createStatusBarItem('contextControl.budget', vscode.StatusBarAlignment.Right, 100));
 
-  constructor(service: AssemblyService) {
+  /** `folderOf`: in a multi-root workspace, the name of the folder the budget is of (the followed one). */
+  constructor(
+    service: AssemblyService,
+    private readonly folderOf: () => string | undefined = () => undefined,
+  ) {
     super();
     this.item.name = 'Context Control Budget';
     this.item.command = 'contextControl.openPanel';
@@ -59,8 +63,9 @@ export class BudgetStatusBar extends Disposable {
 
   private update(state: AssemblyState): void {
     const s = statusFor(state);
-    this.item.text = s.text;
-    const tooltip = new vscode.MarkdownString(s.tooltip);
+    const folder = this.folderOf();
+    this.item.text = folder ? `${s.text} · ${folder}` : s.text;
+    const tooltip = new vscode.MarkdownString(folder ? `Folder **${folder.replace(/[\\`*_[\]<>]/g, '\\$&')}** (the active editor's)\n\n${s.tooltip}` : s.tooltip);
     this.item.tooltip = tooltip;
     this.item.backgroundColor =
       s.level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : s.level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatTokens } from '../../core/format';
+import { formatTokens } from '../../view-model/format';
 import { Disposable } from '../disposable';
 
 /** A tree node as plain data: the view files build these from state with pure functions. */
@@ -11,8 +11,8 @@ export interface Node {
   icon?: string;
   iconColor?: string;
   contextValue?: string;
-  /** Workspace-relative path (and 1-based line) opened on click. */
-  open?: { source: string; line?: number };
+  /** Workspace-relative path (and 1-based line) opened on click; `root`: the folder it is relative to (multi-root), default the followed one. */
+  open?: { source: string; line?: number; root?: string };
   /** A command run on click instead of opening a source. */
   command?: { command: string; title: string; arguments?: unknown[] };
   children?: Node[];

@@ -8,6 +8,10 @@ import type { Snapshot } from '../../core/sources/snapshot';
 import { handlers } from './ops';
 import type { OpName, OpRequest, OpResponse } from './ops-protocol';
 import { serialize } from './serialize';
+import { installDiskHost } from '../../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 parentPort?.on('message', async (req: OpRequest) => {
   let snapshot: Snapshot | undefined;

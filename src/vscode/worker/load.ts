@@ -1,12 +1,12 @@
 /** Worker side: a snapshot from the inputs the host sent (no `vscode`; runs in the worker threads). */
-import { assemble, type Assembly } from '../../core/chain/assemble';
+import type { Assembly } from '../../core/chain/assemble';
 import { orderBlocks, wrap } from '../../core/chain/render';
-import { RelevanceIndex } from '../../core/relevance/index';
+import { ContextEngine } from '../../core/engine';
 import { writeRecord } from '../../core/report/record';
-import { workspaceSummaries } from '../../core/session/summary-store';
 import { diskReader, overlayReader } from '../../core/sources/reader';
-import { loadSnapshot, type Snapshot } from '../../core/sources/snapshot';
+import type { Snapshot } from '../../core/sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from '../../core/tokens';
+import { diskHost } from '../../host/disk';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import type { CountWith } from './ops-protocol';
 import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type SnapshotView, type WorkerSnapshot } from './protocol';
@@ -16,9 +16,9 @@ import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type Snap
  * text (a prompt, from a person or a model, cannot make the chain read a file) and the chat's history is the session.
  */
 export function load(input: WorkerSnapshot, patch?: ChatPatch): Snapshot {
-  const { buffers, ...options } = input;
-  const reader = buffers?.length ? overlayReader(diskReader(options.root), buffers) : undefined;
-  const loaded = loadSnapshot({ ...options, reader, ...(patch ? { task: patch.task, sessionFile: undefined } : {}) });
+  const { buffers, root, ...options } = input;
+  const reader = buffers?.length ? overlayReader(diskReader(root), buffers) : undefined;
+  const loaded = engineFor(root).load({ ...options, reader, ...(patch ? { task: patch.task, sessionFile: undefined } : {}) });
   if (!patch) return loaded;
   const literal = loaded.task.source === 'task' ? loaded.task : { text: patch.task, source: 'task', files: [] };
   return { ...loaded, task: literal, session: patch.session, sessionSource: patch.session.length ? CHAT_SESSION_SOURCE : undefined };
@@ -39,20 +39,22 @@ export function resultOf(assembly: Assembly, snapshot: Snapshot): { assembly: As
   return { assembly, snapshot: viewOf(snapshot), view: blockView(assembly) };
 }
 
-/** One full-text index per workspace, kept while the worker lives: each run re-indexes only the files that changed. */
-const indexes = new Map<string, RelevanceIndex>();
-function indexFor(root: string): RelevanceIndex {
-  let index = indexes.get(root);
-  if (!index) indexes.set(root, (index = new RelevanceIndex()));
-  return index;
+/**
+ * One engine per workspace folder, kept while the worker lives: its full-text index re-indexes only the files that
+ * changed between runs. A multi-root workspace sends each folder's root; each gets its own engine.
+ */
+const engines = new Map<string, ContextEngine>();
+export function engineFor(root: string): ContextEngine {
+  let engine = engines.get(root);
+  if (!engine) engines.set(root, (engine = new ContextEngine(diskHost, root)));
+  return engine;
 }
 
 /** The panel's assembly (and the chat's /preview, with a patch): the same stored summaries the CLI uses. */
 export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s: Snapshot) => void) {
   const snapshot = load(req.snapshot, req.patch);
   onSnapshot(snapshot);
-  const summaries = req.patch ? undefined : workspaceSummaries(snapshot.root, req.snapshot.sessionFile);
-  const assembly = assemble(snapshot, { ...req.options, summaries, relevanceIndex: indexFor(snapshot.root) });
+  const assembly = engineFor(req.snapshot.root).assemble(snapshot, { ...req.options, sessionFile: req.snapshot.sessionFile, summaries: req.patch ? false : undefined });
   if (req.recordDir) writeRecord(req.recordDir, { request: assembly.serialized, manifest: assembly.manifest, trace: assembly.trace });
   return resultOf(assembly, snapshot);
 }

@@ -1,21 +1,15 @@
 /** Worker side: the operations the extension host asks for by name (ops-protocol.ts). No `vscode`. */
-import * as path from 'node:path';
-import { assemble } from '../../core/chain/assemble';
 import { collect } from '../../core/chain/collect';
-import { casePassed, runCase } from '../../core/compare/check-run';
-import { readDocument } from '../../core/disclose';
+import { casePassed } from '../../core/compare/check-run';
 import { ContextBudgetExceeded } from '../../core/errors';
 import { withMaxInput } from '../../core/policy';
-import { inspectOffloaded, searchWorkspace } from '../../core/send/tools';
-import { previewCompaction } from '../../core/session/compaction';
 import { constraintsFrom } from '../../core/session/constraints';
-import { workspaceSummaries } from '../../core/session/summary-store';
 import { resolveInWorkspace } from '../../core/sources/guard';
 import type { Snapshot } from '../../core/sources/snapshot';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import { runCompare } from './compare-run';
 import { renderContext } from './render-context';
-import { assembleRequest, load, tokenizerOf } from './load';
+import { assembleRequest, engineFor, load, tokenizerOf } from './load';
 import type { OpArgs, OpName, OpResult } from './ops-protocol';
 
 type Handlers = { [K in OpName]: (args: OpArgs<K>, onSnapshot: (s: Snapshot) => void) => OpResult<K> | Promise<OpResult<K>> };
@@ -25,7 +19,7 @@ export const handlers: Handlers = {
   renderContext: (a) => {
     const snapshot = load(a.snapshot, a.patch);
     try {
-      const assembly = assemble({ ...snapshot, policy: withMaxInput(snapshot.policy, a.maxInput) }, { model: a.model, encoding: a.encoding, shape: 'vscode-lm', tokenizer: tokenizerOf(a) });
+      const assembly = engineFor(a.snapshot.root).assemble({ ...snapshot, policy: withMaxInput(snapshot.policy, a.maxInput) }, { model: a.model, encoding: a.encoding, shape: 'vscode-lm', tokenizer: tokenizerOf(a), summaries: false });
       return { text: renderContext(assembly.blocks, assembly.manifest) };
     } catch (e) {
       if (!(e instanceof ContextBudgetExceeded)) throw e;
@@ -33,15 +27,13 @@ export const handlers: Handlers = {
     }
   },
   readDocument: (a) => {
-    const result = readDocument(load(a.snapshot), a.input, { tokenizer: tokenizerOf(a), maxTokens: a.maxTokens });
+    const result = engineFor(a.snapshot.root).readDocument(load(a.snapshot), a.input, { tokenizer: tokenizerOf(a), maxTokens: a.maxTokens });
     const where = result.block ? `${result.block.source}${result.block.meta.heading ? `, section "${result.block.meta.heading}"` : ''}\n\n` : '';
     return { text: `${where}${result.text}`, found: !!result.block };
   },
-  searchWorkspace: (a) => ({ text: searchWorkspace(load(a.snapshot), a.query).text }),
+  searchWorkspace: (a) => ({ text: engineFor(a.snapshot.root).search(load(a.snapshot), a.query).text }),
   inspectOffloaded: (a) => {
-    const snapshot = load(a.snapshot);
-    const ctx = { snapshot, tokenizer: tokenizerOf(a), offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) };
-    return { text: inspectOffloaded(ctx, a.path, a.op, a.pattern, a.lines).text };
+    return { text: engineFor(a.snapshot.root).inspect(load(a.snapshot), tokenizerOf(a), a.path, a.op, a.pattern, a.lines).text };
   },
   count: (a) => tokenizerOf(a).count(a.text),
   workspaceFile: (a) => {
@@ -52,7 +44,7 @@ export const handlers: Handlers = {
   },
   compactPreview: (a) => {
     const snapshot = load(a.snapshot, a.patch);
-    return previewCompaction({
+    return engineFor(a.snapshot.root).compact({
       events: a.patch.session,
       source: CHAT_SESSION_SOURCE,
       policy: snapshot.policy,
@@ -64,7 +56,7 @@ export const handlers: Handlers = {
   },
   compare: (a) => runCompare(a),
   runCase: async (a) => {
-    const result = await runCase(a.case, { ...a.options, summaries: workspaceSummaries(a.options.root) });
+    const result = await engineFor(a.options.root).check(a.case, a.options);
     return { ...result, passed: casePassed(result) };
   },
 };

@@ -9,15 +9,18 @@ import { OpenAIProvider } from '../../core/providers/openai';
 import type { Provider } from '../../core/providers/provider';
 import { writeRecord } from '../../core/report/record';
 import { sendLoop } from '../../core/send/loop';
-import { workspaceSummaries } from '../../core/session/summary-store';
 import { appendSessionEvents } from '../../core/session/file';
 import { runCompare } from './compare-run';
 import { ensureSessionStore, exchangeEvents } from './exchange';
-import { load, resultOf } from './load';
+import { engineFor, load, resultOf } from './load';
 import type { HttpProviderSpec, SendWorkerIn, SendWorkerOut } from './protocol';
 import { RemoteProvider } from './remote-provider';
 import { sentSources } from './render-context';
 import { serialize } from './serialize';
+import { installDiskHost } from '../../host/disk';
+
+// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+installDiskHost();
 
 const controllers = new Map<number, AbortController>();
 const remotes = new Map<number, RemoteProvider>();
@@ -55,7 +58,7 @@ async function send(m: Extract<SendWorkerIn, { type: 'send' }>): Promise<void> {
       provider: providerOf(m),
       model: m.model,
       encoding: m.encoding,
-      summaries: m.patch ? undefined : workspaceSummaries(snapshot.root, m.snapshot.sessionFile),
+      summaries: m.patch ? undefined : engineFor(m.snapshot.root).summaries(m.snapshot.sessionFile),
       sessionStore: m.sessionStore,
       signal: controller.signal,
       onText: (text) => post({ type: 'text', id: m.id, text }),

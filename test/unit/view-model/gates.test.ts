@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { noTask, requestBlocked, sendBlocked, sessionBlocked } from '../../../src/core/panel/gates';
-import { fileOf, isBuiltin, isWholeFile } from '../../../src/core/panel/source';
+import { noTask, requestBlocked, sendBlocked, sessionBlocked } from '../../../src/view-model/gates';
+import { fileOf, isBuiltin, isWholeFile } from '../../../src/view-model/source';
 
 const ok = { task: 'fix the 400', status: 'ok' as const, trusted: true, busy: false };
 

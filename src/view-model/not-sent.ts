@@ -2,7 +2,7 @@
  * The "Not sent" list of the panel: everything the manifest says did not reach the request, grouped, each with its
  * own reason and token figure (estimated unless the chain counted it).
  */
-import type { Decision } from '../types';
+import type { Decision } from '../core/types';
 
 export type NotSentGroup = 'rejected' | 'indexed' | 'degraded' | 'tool_output';
 

@@ -2,7 +2,7 @@
  * The Trace tab as a table: the rows of the seed's trace layout, taken from the manifest's decisions (not from the
  * preformatted text), so the panel can wrap them at any width.
  */
-import type { Decision, Decisions } from '../types';
+import type { Decision, Decisions } from '../core/types';
 
 export interface TraceRow {
   section: 'Tool output' | 'Session' | 'Documents' | 'Budget ladder';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { envelopeParts, orderedZones } from '../../../src/core/panel/envelope';
+import { envelopeParts, orderedZones } from '../../../src/view-model/envelope';
 
 describe('panel envelope', () => {
   it('zones, overhead, free room, output reserve and margin add up to the window exactly', () => {

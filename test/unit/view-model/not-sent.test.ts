@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notSentOf } from '../../../src/core/panel/not-sent';
-import { traceRows } from '../../../src/core/panel/trace-table';
+import { notSentOf } from '../../../src/view-model/not-sent';
+import { traceRows } from '../../../src/view-model/trace-table';
 import { manifestOf } from '../compare/fixture';
 
 const m = manifestOf({

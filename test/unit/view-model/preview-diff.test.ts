@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { diffPreviews } from '../../../src/core/panel/preview-diff';
+import { diffPreviews } from '../../../src/view-model/preview-diff';
 
 const b = (kind: string, source: string, tokens: number, text = `${source}@${tokens}`) => ({ kind, source, tokens, text });
 

@@ -1,0 +1,24 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { useHost, type Host } from '../core/host';
+
+/** The disk, git on the PATH and the system clock: the host of the CLI, the editor's workers and the unit tests. */
+export const diskHost: Host = {
+  fs,
+  git: (run) =>
+    execFileSync('git', run.args, {
+      encoding: 'utf8',
+      maxBuffer: run.maxBuffer,
+      timeout: run.timeoutMs,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: run.env,
+    }),
+  now: () => new Date(),
+  env: () => process.env,
+};
+
+/** Installs the disk host as the process's host (an entry point calls this before it calls the core). */
+export function installDiskHost(): Host {
+  useHost(diskHost);
+  return diskHost;
+}

@@ -1,0 +1,6 @@
+// Loaded before every unit test file (scripts/test.mjs runs node --test with --require of this file): the tests call
+// src/core directly, and the core reaches the disk and git only through the installed Host.
+// A single file by hand: node --require ./out/test/unit/host-setup.js --test out/test/unit/<dir>/<file>.test.js
+import { installDiskHost } from '../../src/host/disk';
+
+installDiskHost();
