@@ -1,11 +1,28 @@
 /** Errors the chain reports to people. Each names the file, and the line and column where there is one. */
 
+/** One replacement in a file's text, by offset; `expect` is the text it replaces (a fix whose text moved is not applied). */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  text: string;
+  expect: string;
+}
+
+/** What an editor's quick fix does for one error: replace a key by the suggested one, clamp a value, remove an entry. */
+export interface QuickFix {
+  kind: 'replace' | 'clamp' | 'remove';
+  title: string;
+  edits: TextEdit[];
+}
+
 export class InputError extends Error {
   constructor(
     message: string,
     readonly file?: string,
     readonly line?: number,
     readonly column?: number,
+    /** The fix an editor can offer for it, when there is one obvious fix. */
+    readonly fix?: QuickFix,
   ) {
     super(message);
     this.name = 'InputError';

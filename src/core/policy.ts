@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import { InputError, nearest } from './errors';
+import { InputError, nearest, type QuickFix } from './errors';
+import { replaceFix } from './quick-fix';
 import type { BlockKind } from './types';
 
 /** The context policy (`.context/policy.yaml`). Defaults: a 14 000-token window, 2 000 kept for the answer, a 1 000 margin. */
@@ -120,10 +121,13 @@ export function parsePolicy(text: string, file: string): Policy {
     const [line, col] = at(e.pos[0]);
     throw new InputError(`invalid YAML: ${e.message.split('\n')[0]}`, file, line, col);
   }
-  const fail = (node: YamlNode | null | undefined, message: string): never => {
+  const fail = (node: YamlNode | null | undefined, message: string, fix?: QuickFix): never => {
     const [line, col] = at(node?.range?.[0]);
-    throw new InputError(message, file, line, col);
+    throw new InputError(message, file, line, col, fix);
   };
+  /** The fix that writes `value` over the node's own text (a key, a scalar). */
+  const rewrite = (node: YamlNode | null | undefined, value: string, kind: QuickFix['kind'], title: string): QuickFix | undefined =>
+    node?.range ? replaceFix(text, node.range[0], node.range[1], value, kind, title) : undefined;
   const check = (node: YamlNode | null | undefined, spec: Spec, path: string): unknown => {
     const where = path || 'policy';
     switch (spec.t) {
@@ -136,7 +140,7 @@ export function parsePolicy(text: string, file: string): Policy {
           const sub = spec.keys[key];
           if (!sub) {
             const hint = nearest(key, Object.keys(spec.keys));
-            fail(keyNode, `unknown key "${path ? path + '.' : ''}${key}"${hint ? `; did you mean "${hint}"?` : ''}`);
+            fail(keyNode, `unknown key "${path ? path + '.' : ''}${key}"${hint ? `; did you mean "${hint}"?` : ''}`, hint ? rewrite(keyNode, hint, 'replace', `Replace "${key}" with "${hint}"`) : undefined);
           }
           out[key] = check(pair.value as YamlNode, sub, path ? `${path}.${key}` : key);
         }
@@ -149,8 +153,8 @@ export function parsePolicy(text: string, file: string): Policy {
       case 'int': {
         const v = isScalar(node) ? node.value : undefined;
         if (typeof v !== 'number' || !Number.isInteger(v)) return fail(node, `${where} must be a whole number`);
-        if (spec.min !== undefined && v < spec.min) return fail(node, `${where} must be at least ${spec.min}`);
-        if (spec.max !== undefined && v > spec.max) return fail(node, `${where} must be at most ${spec.max}, got ${v}`);
+        if (spec.min !== undefined && v < spec.min) return fail(node, `${where} must be at least ${spec.min}`, rewrite(node, String(spec.min), 'clamp', `Change ${where} to ${spec.min} (the least allowed)`));
+        if (spec.max !== undefined && v > spec.max) return fail(node, `${where} must be at most ${spec.max}, got ${v}`, rewrite(node, String(spec.max), 'clamp', `Change ${where} to ${spec.max} (the most allowed)`));
         return v;
       }
       case 'string': {
@@ -167,7 +171,7 @@ export function parsePolicy(text: string, file: string): Policy {
         const v = isScalar(node) ? node.value : undefined;
         if (typeof v !== 'string' || !spec.values.includes(v)) {
           const hint = typeof v === 'string' ? nearest(v, spec.values) : undefined;
-          return fail(node, `${where} must be one of ${spec.values.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
+          return fail(node, `${where} must be one of ${spec.values.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, hint && typeof v === 'string' ? rewrite(node, hint, 'replace', `Replace "${v}" with "${hint}"`) : undefined);
         }
         return v;
       }

@@ -1,4 +1,5 @@
-import { InputError } from './errors';
+import { InputError, type QuickFix } from './errors';
+import { entryFixes, OVERRIDES_JSON, PINS_JSON } from './quick-fix';
 import type { Warning } from './types';
 
 /** One entry of the editor's Problems view, as plain data (src/vscode/diagnostics.ts turns it into a Diagnostic). */
@@ -11,6 +12,8 @@ export interface Problem {
   column?: number;
   severity: 'error' | 'warning' | 'information';
   message: string;
+  /** The quick fix an editor offers for it (replace a key, clamp a value, remove an entry). */
+  fix?: QuickFix;
 }
 
 /** Sources that are not files: the literal task, builtin blocks, session events, pins by range. */
@@ -24,7 +27,7 @@ const NOT_A_FILE = /^(builtin:|session:|pin:|task$)/;
 export function problemsOf(warnings: Warning[], error: Error | undefined, isFile: (rel: string) => boolean): Problem[] {
   const out: Problem[] = [];
   if (error instanceof InputError && error.file && isFile(error.file)) {
-    out.push({ file: error.file, line: error.line ?? 1, ...(error.column ? { column: error.column } : {}), severity: 'error', message: error.message });
+    out.push({ file: error.file, line: error.line ?? 1, ...(error.column ? { column: error.column } : {}), severity: 'error', message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
   }
   for (const w of warnings) {
     const file = w.source.replace(/#.*$/, '');
@@ -32,4 +35,15 @@ export function problemsOf(warnings: Warning[], error: Error | undefined, isFile
     out.push({ file, line: w.line ?? 1, ...(w.column ? { column: w.column } : {}), severity: w.rule ? 'information' : 'warning', message: w.message });
   }
   return out;
+}
+
+/**
+ * The entries of `.context/pins.json` and `.context/overrides.json` that name no workspace path, as warnings at the
+ * entry, each with the fix that removes it. `read` gives a file's text (undefined: absent).
+ */
+export function entryProblems(read: (rel: string) => string | undefined, exists: (rel: string) => boolean): Problem[] {
+  return [PINS_JSON, OVERRIDES_JSON].flatMap((file) => {
+    const text = read(file);
+    return text === undefined ? [] : entryFixes(file, text, exists).map((f) => ({ file, line: f.line, column: f.column, severity: 'warning' as const, message: f.message, fix: f.fix }));
+  });
 }

@@ -31,6 +31,11 @@ export class AssemblyService extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<AssemblyState> | undefined;
   private followUp: Promise<AssemblyState> | undefined;
+  /**
+   * Changes schedule a rebuild only once something asked for one (a view shown, a command, the first run of a
+   * workspace with context): in any other folder the extension stays idle, whatever is edited.
+   */
+  private awake = false;
   /** The worker where the chain runs; the chat, the checks and the tools call it too. */
   readonly worker: AssemblyWorker;
 
@@ -81,8 +86,9 @@ export class AssemblyService extends Disposable {
     return this.host.policy(settings, modelMaxInput ?? this.host.modelMaxInput);
   }
 
-  /** Schedule a rebuild; bursts of changes collapse into one run. */
+  /** Schedule a rebuild; bursts of changes collapse into one run. Nothing before the first run (see `awake`). */
   schedule(): void {
+    if (!this.awake) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -95,6 +101,7 @@ export class AssemblyService extends Disposable {
    * sees the latest files, pins and settings (never by the stale run already under way).
    */
   run(): Promise<AssemblyState> {
+    this.awake = true;
     if (this.running) {
       this.followUp ??= this.running.then(() => {
         this.followUp = undefined;

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { CHECKS_FILE, parseChecks } from '../core/compare/checks-file';
 import type { CompareResult } from '../core/compare/run';
 import type { PanelCompare } from './protocol';
+import { shapeFor } from './assembly';
 import { apiKeyFor } from './send';
 import type { HostState } from './state';
 import type { HttpProviderSpec } from './worker/protocol';
@@ -78,14 +79,19 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
         if (settings.provider !== 'openai' && settings.provider !== 'anthropic') throw new Error(`Send Variants speaks the HTTP providers (openai, anthropic); the configured provider is ${settings.provider}`);
         provider = { id: settings.provider, apiKey: await apiKeyFor(settings, deps.context.secrets), baseUrl: settings.baseUrl || undefined };
       }
-      // The editor's session store (seeded from the workspace's), so variants replay what the panel's preview replays.
-      const sessionFile = deps.host.sessionStore.snapshotFile();
+      // The panel's own inputs (its pins, unsaved buffers, active file, session store) and each policy composed as the
+      // panel composes its own (the settings' envelope, the model's window): the current policy's variant is the
+      // panel's request, the same figures in both places.
+      const { policy: _current, ...inputs } = deps.host.requestInputs(settings);
       const args = {
         root,
-        task,
+        task: inputs.task,
         cwd: root,
         policies: policies.map((p) => path.resolve(root, p)),
-        sessionFile,
+        variantPolicies: policies.map((p) => deps.host.policy({ ...settings, policyPath: p })),
+        inputs,
+        sessionFile: inputs.sessionFile,
+        shape: shapeFor(settings),
         model: settings.model,
         encoding: settings.encoding,
         runs: 1,

@@ -5,6 +5,7 @@ import type { AssemblyService, AssemblyState } from './assembly';
 import { registerDiagnostics } from './diagnostics';
 import { registerLog } from './log';
 import { registerOverrides } from './overrides';
+import { registerQuickFixes } from './quick-fixes';
 import { pinPrompt } from './pin-size';
 import type { PinStore } from './pins';
 import { registerSettingCommands } from './setting-scope';
@@ -25,6 +26,7 @@ export function sessionKeys(state: AssemblyState, sessionStore: SessionStore): {
 export function registerControl(context: vscode.ExtensionContext, service: AssemblyService, pins: PinStore) {
   registerOverrides(context, service, pins);
   const diagnostics = registerDiagnostics(context, service);
+  registerQuickFixes(context, () => service.workspaceRoot);
   const log = registerLog(context, service);
   registerSettingCommands(context, () => service.host.settings);
   const setKeys = (state: AssemblyState) => {

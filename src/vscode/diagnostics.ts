@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { problemsOf, type Problem } from '../core/problems';
+import { entryProblems, problemsOf, type Problem } from '../core/problems';
+import { workspacePathExists } from './quick-fixes';
 import type { AssemblyService, AssemblyState } from './assembly';
 
 /** Problems' severities as VS Code's (a function: nothing of the vscode API is touched while the bundle loads). */
@@ -18,7 +19,14 @@ export function problemsOfState(state: AssemblyState, root: string): Problem[] {
     }
   };
   const warnings = state.kind === 'ok' ? state.assembly.manifest.warnings : state.kind === 'refused' ? (state.snapshot?.warnings ?? []) : [];
-  return problemsOf(warnings, state.kind === 'error' ? state.error : undefined, isFile);
+  const read = (rel: string) => {
+    try {
+      return fs.readFileSync(path.join(root, rel), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  return [...problemsOf(warnings, state.kind === 'error' ? state.error : undefined, isFile), ...entryProblems(read, (rel) => workspacePathExists(root, rel))];
 }
 
 /**
@@ -35,9 +43,13 @@ export function registerDiagnostics(context: vscode.ExtensionContext, service: A
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const p of problemsOfState(state, root)) {
       const line = Math.max(0, p.line - 1);
-      const range = new vscode.Range(line, Math.max(0, (p.column ?? 1) - 1), line, Number.MAX_SAFE_INTEGER);
+      const start = Math.max(0, (p.column ?? 1) - 1);
+      const length = p.fix?.edits[0]?.length;
+      const range = new vscode.Range(line, start, line, length ? start + length : Number.MAX_SAFE_INTEGER);
       const d = new vscode.Diagnostic(range, p.message, severity(p.severity));
       d.source = 'Context Control';
+      // What the quick fix does (src/vscode/quick-fixes.ts recomputes its edits from the buffer as it is then).
+      if (p.fix) d.code = p.fix.kind;
       byFile.set(p.file, [...(byFile.get(p.file) ?? []), d]);
     }
     for (const [file, list] of byFile) collection.set(vscode.Uri.file(path.join(root, file)), list);

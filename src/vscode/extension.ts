@@ -8,6 +8,7 @@ import { HostController } from './commands/controller';
 import { registerCompare } from './compare';
 import { lazyCommands } from './lazy-commands';
 import { registerControl } from './control';
+import { focusWhenReady, hasWorkspaceContext, registerFirstRun } from './first-run';
 import { registerGateway } from './gateway';
 import { PinDecorations, PinStore } from './pins';
 import type * as SessionHost from './session-host';
@@ -62,9 +63,9 @@ export function activate(context: vscode.ExtensionContext) {
   const indexTree = sub(new NodeTree());
   const manifestTree = sub(new NodeTree());
   const pinnedTree = sub(new NodeTree());
-  sub(vscode.window.createTreeView('contextControl.index', { treeDataProvider: indexTree, showCollapseAll: true }));
+  const indexView = sub(vscode.window.createTreeView('contextControl.index', { treeDataProvider: indexTree, showCollapseAll: true }));
   const manifestView = sub(vscode.window.createTreeView('contextControl.manifest', { treeDataProvider: manifestTree, showCollapseAll: true }));
-  sub(vscode.window.createTreeView('contextControl.pinned', { treeDataProvider: pinnedTree }));
+  const pinnedView = sub(vscode.window.createTreeView('contextControl.pinned', { treeDataProvider: pinnedTree }));
   const refreshTrees = () => {
     const state = host.result;
     const all = folders.all;
@@ -87,7 +88,20 @@ export function activate(context: vscode.ExtensionContext) {
   lazyCommands(context, SESSION_COMMANDS, () => (require(dist('session-host.js')) as typeof SessionHost).register(service));
   const control = registerControl(context, service, pins);
   const panel = sub(new RequestPanel(context.extensionUri, controller));
-  sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panel, { webviewOptions: { retainContextWhenHidden: true } }));
+  // In a folder without context of its own, the first assembly waits for the first view shown or command (any
+  // command runs one); with context, it starts once the window has settled. Activation itself reads no workspace.
+  const eager = folders.all.some((f) => hasWorkspaceContext(f.root, host.task));
+  let woken = eager;
+  const wake = () => {
+    if (woken) return;
+    woken = true;
+    void service.run();
+  };
+  if (!eager) host.setResult({ kind: 'empty', reason: 'Open the Request view and type a task: Context Control shows what your agent would receive, and why.' });
+  for (const v of [indexView, manifestView, pinnedView]) sub(v.onDidChangeVisibility((e) => e.visible && wake()));
+  const panelView: vscode.WebviewViewProvider = { resolveWebviewView: (view) => (wake(), sub(focusWhenReady(view)), panel.resolveWebviewView(view)) };
+  sub(vscode.window.registerWebviewViewProvider(RequestPanel.viewId, panelView, { webviewOptions: { retainContextWhenHidden: true } }));
+  registerFirstRun(context, service, pins, controller.onDidPost);
   const chat = registerChat(context, service, storageDir, controller);
   const comparison = registerCompare({ context, host, post: (c) => controller.post({ type: 'compare', compare: c }), script: dist('send-worker.js'), worker: service.worker });
   // Context checks are discovered when the Test Explorer asks (resolveHandler), not at activation.
@@ -96,7 +110,10 @@ export function activate(context: vscode.ExtensionContext) {
   // The gateway serves one folder: the one followed when the extension starts.
   const gateway = registerGateway(context, root(), dist('cli.js'));
 
-  const first = setTimeout(() => void service.run(), FIRST_RUN_DELAY_MS);
+  const first = setTimeout(() => {
+    if (eager) void service.run();
+    else if ([indexView, manifestView, pinnedView].some((v) => v.visible) || panel.visible) wake();
+  }, FIRST_RUN_DELAY_MS);
   sub({ dispose: () => clearTimeout(first) });
 
   /** How long activate() took, in milliseconds (the bench and the activation test print it). */

@@ -46,6 +46,17 @@ export interface PanelPreview {
   session?: { stored: number; kept_raw: number; compacted: number; omitted: number };
   /** The details below come from src/vscode/views/panel-actions.ts (detailsFor). */
   details?: PanelDetails;
+  /** Why there is no request, when a workspace file is at fault: shown at the top of the panel with Open (and Fix). */
+  problem?: PanelProblem;
+}
+
+/** A broken policy, pins, overrides or checks file: where, what, and the quick fix's title when there is one. */
+export interface PanelProblem {
+  file: string;
+  line: number;
+  column?: number;
+  message: string;
+  fix?: string;
 }
 
 /** What the panel shows beyond the sent blocks, all computed from the manifest (or the refusal). */
@@ -126,7 +137,8 @@ export type PanelMessage =
   | { type: 'setPolicy'; policyPath: string }
   | { type: 'copyRequest' }
   | { type: 'exportRequest' }
-  | { type: 'openSource'; source: string }
+  | { type: 'openSource'; source: string; line?: number }
+  | { type: 'applyFix'; file: string }
   | { type: 'session'; action: 'compact' | 'edit' | 'undo' }
   | { type: 'compareSend' };
 
@@ -143,7 +155,7 @@ export const BLOCK_ACTIONS: readonly BlockAction[] = ['include', 'exclude', 'res
 export type OutgoingMessage = PanelMessage | PanelActionMessage;
 
 /** How one field is checked: a string, an optional string, or one of a fixed set of strings. */
-type FieldCheck = 'string' | 'string?' | readonly string[];
+type FieldCheck = 'string' | 'string?' | 'line?' | readonly string[];
 /**
  * The runtime shape of every message, derived from the union: a type without an entry, or a field without a check,
  * is a compile error, so a new message cannot be forgotten by the guard.
@@ -163,7 +175,8 @@ const PANEL_SHAPES: Shapes<PanelMessage> = {
   setPolicy: { policyPath: 'string' },
   copyRequest: {},
   exportRequest: {},
-  openSource: { source: 'string' },
+  openSource: { source: 'string', line: 'line?' },
+  applyFix: { file: 'string' },
   session: { action: ['compact', 'edit', 'undo'] },
   compareSend: {},
 };
@@ -181,6 +194,7 @@ function fits(value: unknown, shapes: Record<string, Record<string, FieldCheck>>
     const v = m[field];
     if (check === 'string') return typeof v === 'string';
     if (check === 'string?') return v === undefined || typeof v === 'string';
+    if (check === 'line?') return v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 1);
     return typeof v === 'string' && check.includes(v);
   });
 }

@@ -92,7 +92,7 @@ function notSent(p: PanelPreview): HTMLElement | undefined {
 export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement {
   const pane = el('div', { role: 'tabpanel', id: 'pane-blocks', 'aria-labelledby': 'tab-blocks' });
   if (p.status === 'refused') pane.append(refusedSection(p));
-  else if (p.message && p.status === 'error') pane.append(el('p', { class: 'message status-error', role: 'alert' }, p.message));
+  // An error is shown above the actions, whatever the tab (problem.ts).
   if (p.signals?.length) {
     // Kept open across re-renders (a re-assembly while you read), as the blocks and the not-sent groups are.
     const signals = el('details', { class: 'signals' }, el('summary', {}, 'Task signals'), el('ul', {}, ...p.signals.map((s) => el('li', {}, s))));
@@ -107,7 +107,8 @@ export function blocksPane(p: PanelPreview, onCompare: () => void): HTMLElement 
     pane.append(el('div', { class: 'pane-head' }, el('h3', {}, `Sent (${p.blocks.length})`), toolbar('Preview tools', [compare])));
     pane.append(el('ol', { class: 'blocks' }, ...p.blocks.map((b, i) => sentBlock(p, b, i))));
   }
-  const ns = p.status === 'refused' ? undefined : notSent(p);
+  // Without a request (refused, or an error) nothing was "left out" of it.
+  const ns = p.status === 'refused' || p.status === 'error' ? undefined : notSent(p);
   if (ns) pane.append(ns);
   if (p.warnings.length) pane.append(el('h3', {}, 'Warnings'), el('ul', { class: 'warnings' }, ...p.warnings.map((w) => el('li', {}, w))));
   return pane;

@@ -80,7 +80,7 @@ function diffTable(c: PanelCompare): HTMLElement {
   return el('table', { class: 'diff', id: 'compare-diff' }, el('thead', {}, head), el('tbody', {}, ...rows));
 }
 
-export function comparePane(c: PanelCompare | undefined, trusted: boolean, onSend: () => void): HTMLElement {
+export function comparePane(c: PanelCompare | undefined, trusted: boolean, onSend: () => void, stale?: string): HTMLElement {
   const pane = el('div', { role: 'tabpanel', id: 'pane-compare', 'aria-labelledby': 'tab-compare' });
   if (!c) {
     pane.append(el('p', {}, 'Run "Context Control: Compare Policies…" to compare two or more policies on this task.'));
@@ -89,8 +89,12 @@ export function comparePane(c: PanelCompare | undefined, trusted: boolean, onSen
   pane.append(el('p', { class: 'note' }, `${c.task} · ${c.model} · ${c.provider === 'dry-run' ? 'dry run: nothing sent' : `sent with ${c.provider}`}`));
   if (c.message) pane.append(el('p', { class: `message status-${c.status === 'error' ? 'error' : 'ok'}`, role: 'status' }, c.message));
   if (c.status !== 'done') return pane;
+  if (stale) {
+    pane.classList.add('stale');
+    pane.append(el('p', { class: 'message status-error', id: 'compare-stale', role: 'alert' }, `Stale: these figures were computed before ${stale}. Fix it, then run "Compare Policies…" again.`));
+  }
   const sendBtn = el('button', { id: 'compare-send-btn', class: 'secondary', title: trusted ? 'Send each variant once with the configured provider' : 'Sending needs a trusted workspace' }, 'Send variants');
-  sendBtn.disabled = !trusted;
+  sendBtn.disabled = !trusted || !!stale;
   sendBtn.addEventListener('click', onSend);
   pane.append(el('div', { class: 'actions' }, sendBtn));
   pane.append(el('div', { class: 'variants', id: 'compare-variants' }, ...c.variants.map(variantCard)));

@@ -8,6 +8,7 @@ import { comparePane } from './compare';
 import { actions, pickers, taskBox } from './controls';
 import { changesPane } from './diff';
 import { el, fmt } from './dom';
+import { problemBanner } from './problem';
 import { answerPane, sessionPane } from './session';
 import { send, type Tab, ui, vscode } from './state';
 import { tabs } from './tabs';
@@ -32,7 +33,7 @@ function pane(p: PanelPreview): HTMLElement {
     case 'session':
       return sessionPane(p);
     case 'compare':
-      return comparePane(ui.compare, ui.trusted, () => send({ type: 'compareSend' }));
+      return comparePane(ui.compare, ui.trusted, () => send({ type: 'compareSend' }), ui.compareStale);
     case 'answer':
       return answerPane();
   }
@@ -68,8 +69,9 @@ document.addEventListener('focusin', (e) => {
 function render(): void {
   const p = ui.preview;
   const ladder = p ? ladderWarnings(p) : undefined;
+  const problem = p ? problemBanner(p) : undefined;
   const dropped = p ? droppedWarning(p) : undefined;
-  dynamic.replaceChildren(...(dropped ? [dropped] : []), ...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
+  dynamic.replaceChildren(...(problem ? [problem] : []), ...(dropped ? [dropped] : []), ...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
   const active = document.activeElement;
   // Only while the view has focus: focusing an element of an unfocused view would move the focus on its next return.
   if (lastFocus && document.hasFocus() && (!active || active === document.body)) document.getElementById(lastFocus)?.focus();
@@ -91,6 +93,8 @@ function onPreview(next: PanelPreview): void {
   if (current && (current.status === 'ok' || current.status === 'warning') && current.trace !== next.trace) ui.previous = current;
   ui.preview = next;
   ui.busy = false;
+  // A comparison made before the policy broke no longer describes what the workspace would send.
+  if (next.status === 'error' && ui.compare?.status === 'done' && !ui.compareStale) ui.compareStale = next.problem ? `${next.problem.file}:${next.problem.line}: ${next.problem.message}` : next.message;
   // A stale failure does not outlive the next run.
   if (ui.answerFailed && !ui.sending) {
     ui.answerFailed = false;
@@ -136,6 +140,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     }
     case 'compare':
       ui.compare = m.compare;
+      ui.compareStale = undefined;
       ui.tab = 'compare';
       break;
     case 'sendDone': {
@@ -154,4 +159,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 
 renderControls();
 render();
+// The view may have been focused before this script ran (the first Ctrl+Alt+C P of a window): no focus event will
+// come, so the task box takes the focus now, or the typing that follows goes nowhere.
+if (document.hasFocus()) document.getElementById('task')?.focus();
 send({ type: 'ready' });

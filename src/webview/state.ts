@@ -35,6 +35,8 @@ export const ui = {
   /** The dry run's request file, shown once as a link. */
   answerFile: undefined as string | undefined,
   compare: undefined as PanelCompare | undefined,
+  /** Why the comparison shown is stale (the workspace broke after it was made), until the next comparison. */
+  compareStale: undefined as string | undefined,
   tab: ((vscode.getState() as { tab?: Tab } | undefined)?.tab ?? 'blocks') as Tab,
   /** Blocks whose text is expanded, kept across re-renders. */
   open: new Set<string>(),

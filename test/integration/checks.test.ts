@@ -68,6 +68,10 @@ suite('context checks and Compare Policies', () => {
     assert.deepEqual(result.diff.map((d) => [d.change, d.source]), [['tokens', 'application.log']]);
     assert.deepEqual(result.variants[1].evidence.filter((x) => !x.ok).map((x) => x.text.split(': ')[1]), ['contains "MethodArgumentNotValidException"']);
     assert.deepEqual(a.panel.lastCompare?.compare, result, 'the panel got the same comparison');
+    // One set of numbers: the current policy's column is the panel's (and the status bar's) request.
+    const state = await a.service.run();
+    assert.equal(state.kind, 'ok');
+    if (state.kind === 'ok') assert.deepEqual([result.variants[0].final, result.variants[0].maxInput, result.variants[0].mandatory], [state.assembly.manifest.budget.final, state.assembly.manifest.budget.max_input, state.assembly.manifest.budget.mandatory]);
   });
 
   test('Send Variants sends each compared variant once and the Compare tab gets the answers with their checks', async () => {

@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import { InputError, nearest } from '../errors';
+import { InputError, nearest, type QuickFix } from '../errors';
+import { replaceFix } from '../quick-fix';
 
 /**
  * `.context/checks.yaml`: a list of context checks ("this evidence must survive"). Each case names a task and what
@@ -39,10 +40,11 @@ export function parseChecks(text: string, file: string): CheckCase[] {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const pos = (offset: number | undefined) => lineCounter.linePos(offset ?? 0);
-  const fail = (node: YamlNode | null | undefined, message: string): never => {
+  const fail = (node: YamlNode | null | undefined, message: string, fix?: QuickFix): never => {
     const p = pos(node?.range?.[0]);
-    throw new InputError(message, file, p.line, p.col);
+    throw new InputError(message, file, p.line, p.col, fix);
   };
+  const rename = (node: YamlNode, from: string, to: string): QuickFix | undefined => (node.range ? replaceFix(text, node.range[0], node.range[1], to, 'replace', `Replace "${from}" with "${to}"`) : undefined);
   if (doc.errors.length > 0) {
     const p = pos(doc.errors[0].pos[0]);
     throw new InputError(`invalid YAML: ${doc.errors[0].message.split('\n')[0]}`, file, p.line, p.col);
@@ -62,7 +64,8 @@ export function parseChecks(text: string, file: string): CheckCase[] {
       const key = isScalar(keyNode) ? String(keyNode.value) : '';
       const value = pair.value as YamlNode | null;
       if (!CASE_KEYS.includes(key)) {
-        fail(keyNode, `unknown key "${key}" in case ${i + 1}; did you mean "${nearest(key, CASE_KEYS)}"? (keys: ${CASE_KEYS.join(', ')})`);
+        const hint = nearest(key, CASE_KEYS) as string;
+        fail(keyNode, `unknown key "${key}" in case ${i + 1}; did you mean "${hint}"? (keys: ${CASE_KEYS.join(', ')})`, rename(keyNode, key, hint));
       }
       seen.add(key);
       const where = `case ${i + 1}${c.name ? ` ("${c.name}")` : ''}: ${key}`;
@@ -74,7 +77,10 @@ export function parseChecks(text: string, file: string): CheckCase[] {
         if (!isMap(value)) return fail(value, `${where} must be a mapping with mentions, cites and/or not_claims`);
         for (const sub of value.items) {
           const subKey = isScalar(sub.key) ? String(sub.key.value) : '';
-          if (!(ANSWER_KEYS as string[]).includes(subKey)) fail(sub.key as YamlNode, `unknown key "answer.${subKey}" in case ${i + 1}; did you mean "${nearest(subKey, ANSWER_KEYS)}"? (keys: ${ANSWER_KEYS.join(', ')})`);
+          if (!(ANSWER_KEYS as string[]).includes(subKey)) {
+            const hint = nearest(subKey, ANSWER_KEYS) as string;
+            fail(sub.key as YamlNode, `unknown key "answer.${subKey}" in case ${i + 1}; did you mean "${hint}"? (keys: ${ANSWER_KEYS.join(', ')})`, rename(sub.key as YamlNode, subKey, hint));
+          }
           for (const e of strings(sub.value as YamlNode, `${where}.${subKey}`, fail, pos)) c.answer.push({ kind: subKey as AnswerKind, ...e });
         }
       } else {

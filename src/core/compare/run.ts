@@ -5,6 +5,8 @@ import { openOffloadStore } from '../offload/store';
 import { ContextBudgetExceeded } from '../errors';
 import type { Provider } from '../providers/provider';
 import { systemClock, type Clock } from '../providers/retry';
+import type { Policy } from '../policy';
+import type { WireShape } from '../providers/shape';
 import type { Manifest } from '../report/manifest';
 import { sendLoop, type SendOutcome } from '../send/loop';
 import type { SummaryRecord } from '../session/summary-store';
@@ -27,6 +29,8 @@ export interface VariantSpec {
   name: string;
   /** Absolute path of the policy file. */
   file: string;
+  /** The policy already read and composed (the editor's: its settings' envelope and the model's window); default: the file's. */
+  policy?: Policy;
 }
 
 /** Variant names from the policy files' names (`policy`, `lean`), made unique when two share one (`policy-3`). */
@@ -47,9 +51,14 @@ export interface CompareInput {
   summaries?: { records: SummaryRecord[]; warnings?: Warning[] };
   model: string;
   encoding?: string;
+  /**
+   * The snapshot of a variant, for a host whose inputs are not only the disk (the editor: its pins, unsaved buffers,
+   * active file): with the same inputs as the host's own preview, the variant of the current policy is that request.
+   */
+  load?: (policy: Policy) => Snapshot;
   /** A new provider per run; absent for a dry run. */
   provider?: () => Provider;
-  shape?: 'openai' | 'anthropic';
+  shape?: WireShape;
   runs: number;
   maxSteps?: number;
   cases: CheckCase[];
@@ -105,8 +114,8 @@ export async function compare(input: CompareInput): Promise<CompareResult> {
   const variants: VariantResult[] = [];
   let providerId = 'dry-run';
   for (const [i, spec] of input.variants.entries()) {
-    const policy = loadPolicy(input.root, spec.file);
-    const snapshot = loadSnapshot({ root: input.root, task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component, toolResults: input.toolResults });
+    const policy = spec.policy ?? loadPolicy(input.root, spec.file);
+    const snapshot = input.load ? input.load(policy) : loadSnapshot({ root: input.root, task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component, toolResults: input.toolResults });
     const probe = input.provider?.();
     let assembly: Assembly;
     try {

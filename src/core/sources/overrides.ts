@@ -1,7 +1,8 @@
 import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { InputError } from '../errors';
+import { InputError, nearest, type QuickFix } from '../errors';
+import { replaceFix } from '../quick-fix';
 import type { Warning } from '../types';
 import { checkInputFile, fsReason } from './scan';
 import { resolveInWorkspace } from './guard';
@@ -29,18 +30,21 @@ export function emptyOverrides(): Overrides {
 export function parseOverrides(text: string, file = OVERRIDES_FILE, check?: (p: string) => string | undefined): Overrides {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
-  const fail = (message: string, offset: number) => {
+  const fail = (message: string, offset: number, fix?: QuickFix) => {
     const where = lineColumn(text, offset);
-    return new InputError(message, file, where.line, where.column);
+    return new InputError(message, file, where.line, where.column, fix);
   };
   if (errors.length > 0 || !tree) throw fail(`invalid overrides file: ${errors.length ? printParseErrorCode(errors[0].error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'empty'}`, errors[0]?.offset ?? 0);
   if (tree.type !== 'object') throw fail('overrides file must hold an object {"version": 1, "include": [...], "exclude": [...]}', tree.offset);
   for (const prop of tree.children ?? []) {
     const key = prop.children?.[0];
-    if (key && !KEYS.has(key.value as string)) throw fail(`unknown key "${key.value as string}": expected version, include, exclude`, key.offset);
+    if (key && !KEYS.has(key.value as string)) {
+      const hint = nearest(key.value as string, [...KEYS]) as string;
+      throw fail(`unknown key "${key.value as string}"; did you mean "${hint}"? (keys: version, include, exclude)`, key.offset, replaceFix(text, key.offset, key.offset + key.length, hint, 'replace', `Replace "${key.value as string}" with "${hint}"`));
+    }
   }
   const version = findNodeAtLocation(tree, ['version']);
-  if (version && version.value !== 1) throw fail(`"version" must be 1, got ${text.slice(version.offset, version.offset + version.length)}`, version.offset);
+  if (version && version.value !== 1) throw fail(`"version" must be 1, got ${text.slice(version.offset, version.offset + version.length)}`, version.offset, { kind: 'clamp', title: 'Change "version" to 1', edits: [{ offset: version.offset, length: version.length, text: '1', expect: text.slice(version.offset, version.offset + version.length) }] });
   const list = (key: OverrideAction): string[] => {
     const node = findNodeAtLocation(tree, [key]);
     if (!node) return [];

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { panelFocus } from '../first-run';
 import type { HostController } from './controller';
 import type { Register } from './register';
 
@@ -8,10 +9,14 @@ import type { Register } from './register';
 export function registerPreviewCommands(register: Register, controller: HostController): void {
   const host = controller.service.host;
   register('contextControl.preview', async () => {
+    panelFocus.requestedAt = Date.now();
     await vscode.commands.executeCommand('contextControl.panel.focus');
     await controller.preview();
   });
-  register('contextControl.openPanel', () => vscode.commands.executeCommand('contextControl.panel.focus'));
+  register('contextControl.openPanel', () => {
+    panelFocus.requestedAt = Date.now();
+    return vscode.commands.executeCommand('contextControl.panel.focus');
+  });
   register('contextControl.refresh', () => controller.service.run());
   const openOutput = async (name: string) => {
     const file = path.join(host.storageDir, name);

@@ -1,4 +1,5 @@
 import type { Manifest } from '../../core/report/manifest';
+import { toolOutputFigure } from '../../core/report/tool-output-figure';
 import type { AssemblyState } from '../assembly';
 import { itemContext } from './item-context';
 import { signalRows } from './signals';
@@ -90,12 +91,17 @@ export function indexNodes(state: AssemblyState): Node[] {
   const accepted = decisions.filter((d) => (d.decision?.status ?? 'accepted') === 'accepted' || d.decision?.status === 'proposed' || d.decision?.status === 'draft');
   const retired = decisions.filter((d) => !accepted.includes(d));
   const documents = snapshot.documents.filter((d) => !d.decision);
+  /** What the request holds of a source: the sum of its sent blocks, the figure the panel shows for them. */
+  const sentTokens = (source: string) => {
+    const sent = state.kind === 'ok' ? state.assembly.blocks.filter((b) => b.source === source) : [];
+    return sent.length ? sent.reduce((n, b) => n + b.tokens, 0) : undefined;
+  };
   const logs: Node[] = snapshot.toolOutputs.map((o) => {
     const t = manifest?.trimmed.find((x) => x.source === o.path);
     return {
       id: `idx:tool:${o.path}`,
       label: o.path,
-      description: t ? `${tokens(Number(t.original_tokens), t.original_tokens_exact === false)} → ${tokens(Number(t.tokens))}` : tokens(Math.ceil(o.size / 3.6), true),
+      description: toolOutputFigure(o.path, o.size, manifest, sentTokens(o.path)).label,
       icon: 'output',
       tooltip: meta([['Path', o.path], ['Size', `${o.size} bytes`], ['Format', o.format ?? String(t?.format ?? 'log')], ['Trim', t ? `${t.retained_lines} of ${t.original_lines} lines kept` : undefined], ['In this request', verdict(o.path)]]),
       open: { source: o.path },

@@ -1,9 +1,11 @@
 import { signalRows } from './signals';
 import * as crypto from 'node:crypto';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { InputError } from '../../core/errors';
 import { zoneOf } from '../../core/report/manifest';
 import { Disposable } from '../disposable';
-import { isPanelAction, isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview } from '../protocol';
+import { isPanelAction, isPanelMessage, type HostMessage, type PanelMessage, type PanelPreview, type PanelProblem } from '../protocol';
 import { changeProvider, updateSettings } from '../setting-scope';
 import type { Settings } from '../settings';
 import type { AssemblyState, Change } from '../state';
@@ -23,7 +25,7 @@ export function previewFor(state: AssemblyState, current: Settings): PanelPrevie
     case 'empty':
       return { ...base, status: 'error', message: state.reason };
     case 'error':
-      return { ...base, status: 'error', message: state.error.message };
+      return { ...base, status: 'error', message: state.error.message, ...problemOf(state.error) };
     case 'refused':
       return {
         ...base,
@@ -59,6 +61,12 @@ export function previewFor(state: AssemblyState, current: Settings): PanelPrevie
   }
 }
 
+/** A workspace file's error (policy, pins, overrides, checks: an InputError with its file) as the panel shows it. */
+export function problemOf(error: Error): { problem?: PanelProblem } {
+  if (!(error instanceof InputError) || !error.file || error.file === 'workspace' || path.isAbsolute(error.file)) return {};
+  return { problem: { file: error.file, line: error.line ?? 1, ...(error.column ? { column: error.column } : {}), message: error.message, ...(error.fix ? { fix: error.fix.title } : {}) } };
+}
+
 /** Blocks in the order they appear in the request. */
 function orderForPanel(state: Extract<AssemblyState, { kind: 'ok' }>) {
   const order = new Map<string, number>();
@@ -74,7 +82,7 @@ export interface PanelActions {
   setTask(task: string): Promise<void>;
   copyRequest(): Promise<void>;
   exportRequest(): Promise<void>;
-  openSource(source: string): Promise<void>;
+  openSource(source: string, line?: number): Promise<void>;
   taskText(): string;
   policies(): Promise<string[]>;
 }
@@ -200,10 +208,11 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       setPolicy: (m) => !m.policyPath.split(/[\\/]/).includes('..') && updateSettings(`the policy ${m.policyPath}`, { policyPath: m.policyPath }),
       copyRequest: () => this.actions.copyRequest(),
       exportRequest: () => this.actions.exportRequest(),
-      openSource: (m) => this.actions.openSource(m.source),
+      openSource: (m) => this.actions.openSource(m.source, m.line),
       providerFix: (m) => runProviderFix(m.fix),
       // Only the file the last dry run named: the webview's message is untrusted input.
       openFile: (m) => m.file === this.lastFile && vscode.window.showTextDocument(vscode.Uri.file(m.file), { preview: true }),
+      applyFix: (m) => vscode.commands.executeCommand('contextControl.applyQuickFix', m.file),
       session: (m) => vscode.commands.executeCommand({ compact: 'contextControl.compactSession', edit: 'contextControl.editSummary', undo: 'contextControl.undoSummary' }[m.action]),
       compareSend: () => vscode.commands.executeCommand('contextControl.compareSend'),
     };

@@ -1,6 +1,7 @@
 import type { AssembleOptions, Assembly } from '../../core/chain/assemble';
 import type { CompareInput, CompareResult } from '../../core/compare/run';
-import type { OversizedBlock } from '../../core/errors';
+import type { OversizedBlock, QuickFix } from '../../core/errors';
+import type { Policy } from '../../core/policy';
 import type { ProviderErrorDetails, ProviderErrorKind } from '../../core/providers/errors';
 import type { PreparedRequest, ProviderResult } from '../../core/providers/provider';
 import type { BufferText } from '../../core/sources/reader';
@@ -46,6 +47,8 @@ export interface SerializedError {
   file?: string;
   line?: number;
   column?: number;
+  /** InputError: the quick fix an editor can offer. */
+  fix?: QuickFix;
   maxInput?: number;
   mandatoryTokens?: number;
   blocks?: OversizedBlock[];
@@ -79,6 +82,13 @@ export type CompareArgs = Omit<CompareInput, 'provider' | 'offloadDir' | 'clock'
   provider?: HttpProviderSpec;
   /** A scratch folder: each variant and run gets its own empty offload store under it. */
   scratch: string;
+  /**
+   * The panel's own inputs (pins, unsaved buffers, editor signals) and each policy as the panel composes it (the
+   * settings' envelope, the model's window): the variant of the current policy is then the panel's request, figure
+   * for figure. Without them each variant is read from disk, as `ctxctl compare` reads it.
+   */
+  inputs?: Omit<WorkerSnapshot, 'policy'>;
+  variantPolicies?: Policy[];
 };
 
 /** Host → send worker. */

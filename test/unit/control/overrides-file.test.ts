@@ -30,7 +30,7 @@ describe('.context/overrides.json', () => {
     assert.equal(located('{\n  "include": "a.md"\n}'), '.context/overrides.json:2:14: "include" must be a list of workspace-relative paths');
     assert.equal(located('{"version": 1,\n "exclude": ["../x"]}'), '.context/overrides.json:2:14: "exclude" entry 1: "../x" leads outside the workspace');
     assert.equal(located('{"exclude": ["/etc/passwd"]}'), '.context/overrides.json:1:14: "exclude" entry 1: "/etc/passwd" is absolute: use a path relative to the workspace');
-    assert.equal(located('{"inclde": []}'), '.context/overrides.json:1:2: unknown key "inclde": expected version, include, exclude');
+    assert.equal(located('{"inclde": []}'), '.context/overrides.json:1:2: unknown key "inclde"; did you mean "include"? (keys: version, include, exclude)');
     assert.equal(located('["a.md"]'), '.context/overrides.json:1:1: overrides file must hold an object {"version": 1, "include": [...], "exclude": [...]}');
     assert.equal(located('{"version": 2}'), '.context/overrides.json:1:13: "version" must be 1, got 2');
     assert.equal(located('{"include": [3]}'), '.context/overrides.json:1:14: "include" entry 1: expected a path (a string), got 3');

@@ -12,6 +12,14 @@ describe('panel protocol guard', () => {
     assert.equal(isPanelMessage({ type: 'setPolicy', policyPath: 3 }), false);
   });
 
+  it('Open at a line takes a whole line number from 1; Fix names a file', () => {
+    assert.equal(isPanelMessage({ type: 'openSource', source: '.context/policy.yaml' }), true);
+    assert.equal(isPanelMessage({ type: 'openSource', source: '.context/policy.yaml', line: 4 }), true);
+    for (const line of [0, -1, 2.5, '4', Number.NaN]) assert.equal(isPanelMessage({ type: 'openSource', source: 'a', line }), false, String(line));
+    assert.equal(isPanelMessage({ type: 'applyFix', file: '.context/policy.yaml' }), true);
+    assert.equal(isPanelMessage({ type: 'applyFix' }), false);
+  });
+
   it('rejects unknown types, inherited names and non-objects', () => {
     for (const v of [null, 'ready', 3, {}, { type: 'toString' }, { type: 'constructor' }, { type: 'nope' }]) assert.equal(isPanelMessage(v), false, JSON.stringify(v));
   });
