@@ -23,6 +23,8 @@ import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
 import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
+import { openIndex, saveIndex } from '../core/relevance/persist';
+import { workspaceIndexStore } from './index-store';
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */
 
@@ -93,7 +95,7 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
   return n;
 }
 
-function preview(argv: string[], stdout: (s: string) => void): number {
+function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string) => void = () => {}): number {
   const v = parse(argv, PREVIEW_OPTIONS);
   if (v.help) {
     stdout(USAGE + '\n');
@@ -108,7 +110,14 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const previousPrefixHash = typeof v.out === 'string' ? previousRecord(v.out).prefixHash : undefined;
-  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries, previousPrefixHash });
+  // The relevance index is kept between runs in the workspace's cache folder (index-store.ts): a file whose path,
+  // size, mtime and text are unchanged is not tokenised again; a kept index that does not check out is rebuilt.
+  const store = workspaceIndexStore(root);
+  const kept = openIndex(store);
+  if (kept.warning) stderr(`ctxctl: note: ${kept.warning}\n`);
+  const result = assemble(snapshot, { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, summaries, previousPrefixHash, relevanceIndex: kept.index });
+  const unsaved = saveIndex(kept.index, store);
+  if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
   if (typeof v.out === 'string') {
     writeRecord(v.out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   }
@@ -139,7 +148,8 @@ export function run(argv: string[], raw: Io = { stdout: (s: string) => void proc
     if (streaming) return streaming(rest, io).catch((e: unknown) => failed(e, io));
     const handler = COMMANDS[command];
     if (!handler) throw new UsageError(`unknown command "${command}"; commands: ${[...Object.keys(COMMANDS), ...Object.keys(ASYNC_COMMANDS)].join(', ')}`);
-    return handler(rest, io.stdout);
+    // preview also notes on stderr what became of the kept relevance index.
+    return handler === preview ? preview(rest, io.stdout, io.stderr) : handler(rest, io.stdout);
   } catch (e) {
     return failed(e, io);
   }
