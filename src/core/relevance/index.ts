@@ -137,46 +137,61 @@ export class RelevanceIndex {
     const lookup = new Uint32Array(this.terms.length);
     for (const [id, q] of slot) lookup[id] = q;
 
-    // One pass over the postings: each document's hits (query term, field, count), and each pair's document count.
+    // Two passes over the postings: the documents each (query term, field) pair is in, then the score of each
+    // document that has a hit (BM25+ needs the first for the second).
     const F = FIELDS.length;
     const docCount = new Uint32Array(order.length * F);
-    const hits: { entry: Entry; at: number[] }[] = [];
+    const hit: Entry[] = [];
     for (const entry of this.entries.values()) {
       const p = entry.postings;
-      let at: number[] | undefined;
+      let found = false;
       for (let i = 0; i < p.length; i += 2) {
         const q = lookup[p[i] >>> 3];
         if (q === 0) continue;
-        const field = p[i] & 7;
-        docCount[(q - 1) * F + field]++;
-        (at ??= []).push((q - 1) * F + field, p[i + 1]);
+        docCount[(q - 1) * F + (p[i] & 7)]++;
+        found = true;
       }
-      if (at) hits.push({ entry, at });
+      if (found) hit.push(entry);
     }
     const n = this.entries.size;
     const avg = this.sumLengths.map((s) => s / n);
-    for (const { entry, at } of hits) {
-      // Summed in MiniSearch's order (query term, then field), so scores are those of the index this one replaced.
-      const pairs: [number, number][] = [];
-      for (let i = 0; i < at.length; i += 2) pairs.push([at[i], at[i + 1]]);
-      pairs.sort((a, b) => a[0] - b[0]);
-      let score: number | undefined;
-      let quality = 0;
-      const inText = new Set<number>();
-      for (let i = 0; i < pairs.length; ) {
-        const q = Math.floor(pairs[i][0] / F);
-        const boost = weights.get(order[q]) ?? 1;
-        let termScore: number | undefined;
-        for (; i < pairs.length && Math.floor(pairs[i][0] / F) === q; i++) {
-          const field = pairs[i][0] % F;
-          const weighted = 1 * boost * BOOST[field] * 1 * bm25(pairs[i][1], docCount[pairs[i][0]], n, entry.lengths[field], avg[field]);
-          termScore = termScore === undefined ? weighted : termScore + weighted;
-          if (field !== PATH_FIELD) inText.add(q);
-        }
-        score = score === undefined ? termScore! : score + termScore!;
-        quality++;
+    const boosts = order.map((t) => weights.get(t) ?? 1);
+    for (const entry of hit) {
+      // Summed in MiniSearch's order (each query term's fields in FIELDS order, then the terms in query order), so
+      // two documents with the same figures for each term and field get the very same score, whatever their other
+      // terms: ties stay ties, ordered by path, as with the index this one replaced. A hit is (slot, count), slot
+      // being query term × FIELDS.length + field; a count is below 2^21 (a document is at most 2 MB).
+      const p = entry.postings;
+      const keys: number[] = [];
+      let sorted = true;
+      for (let i = 0; i < p.length; i += 2) {
+        const q = lookup[p[i] >>> 3];
+        if (q === 0) continue;
+        const key = ((q - 1) * F + (p[i] & 7)) * 2 ** 21 + Math.min(p[i + 1], 2 ** 21 - 1);
+        if (keys.length > 0 && key < keys[keys.length - 1]) sorted = false;
+        keys.push(key);
       }
-      out.set(entry.path, { score: score! * quality, words: order.filter((_, q) => inText.has(q)).map((t) => byStem.get(t)!) });
+      if (!sorted) keys.sort((a, b) => a - b);
+      let score = 0;
+      let quality = 0;
+      const words: string[] = [];
+      for (let i = 0; i < keys.length; ) {
+        const q = Math.floor(Math.floor(keys[i] / 2 ** 21) / F);
+        let termScore = 0;
+        let inText = false;
+        for (; i < keys.length && Math.floor(Math.floor(keys[i] / 2 ** 21) / F) === q; i++) {
+          const slot = Math.floor(keys[i] / 2 ** 21);
+          const field = slot % F;
+          termScore += boosts[q] * BOOST[field] * bm25(keys[i] % 2 ** 21, docCount[slot], n, entry.lengths[field], avg[field]);
+          if (field !== PATH_FIELD) inText = true;
+        }
+        score += termScore;
+        quality++;
+        if (inText) words.push(byStem.get(order[q])!);
+      }
+      // To 12 significant digits: documents whose scores are equal but for the last bits of rounding (the same figures
+      // under other terms) tie, and ties are ordered by path, whatever order the sums were taken in.
+      out.set(entry.path, { score: Number((score * quality).toPrecision(12)), words });
     }
     return out;
   }

@@ -95,30 +95,42 @@ export function restoreIndex(bytes: Uint8Array): RelevanceIndex {
   if (!Array.isArray(terms) || !terms.every((t) => typeof t === 'string') || !Array.isArray(docs)) throw new IndexFormatError('header: not terms and documents');
   const entries: Entry[] = [];
   const seen = new Set<string>();
-  let at = HEAD + headerLength;
-  let total = 0;
+  // Every posting at once, checked once: the documents' postings are views of it.
+  const all = wordsAt(bytes, HEAD + headerLength, words);
+  const termCount = terms.length;
+  for (let i = 0; i < all.length; i += 2) {
+    if (all[i] >>> 3 >= termCount || (all[i] & 7) >= FIELDS.length || all[i + 1] === 0) throw new IndexFormatError('a posting out of range');
+  }
+  let at = 0;
   for (const d of docs as unknown[]) {
     if (!Array.isArray(d) || d.length !== 7) throw new IndexFormatError('header: a document is not 7 fields');
     const [path, size, mtimeMs, digest, digest2, lengths, count] = d as unknown[];
-    const isCount = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
-    const isU32 = (x: unknown): x is number => isCount(x) && (x as number) <= 0xffffffff;
     if (typeof path !== 'string' || seen.has(path) || typeof size !== 'number' || typeof mtimeMs !== 'number' || !isU32(digest) || !isU32(digest2) || !isCount(count)) throw new IndexFormatError(`header: document ${JSON.stringify(path)}`);
     if (!Array.isArray(lengths) || lengths.length !== FIELDS.length || !lengths.every(isCount)) throw new IndexFormatError(`header: field lengths of ${path}`);
     seen.add(path);
-    total += count * 2;
-    if (total > words) throw new IndexFormatError('more postings than saved');
-    const postings = new Uint32Array(count * 2);
-    for (let i = 0; i < postings.length; i += 2, at += 8) {
-      const key = view.getUint32(at, true);
-      const tf = view.getUint32(at + 4, true);
-      if (key >>> 3 >= terms.length || (key & 7) >= FIELDS.length || tf === 0) throw new IndexFormatError(`postings of ${path}`);
-      postings[i] = key;
-      postings[i + 1] = tf;
-    }
-    entries.push({ path, ...(size >= 0 ? { size } : {}), ...(mtimeMs >= 0 ? { mtimeMs } : {}), digest, digest2, lengths: lengths as number[], postings });
+    if (at + count * 2 > all.length) throw new IndexFormatError('more postings than saved');
+    const entry: Entry = { path, digest, digest2, lengths: lengths as number[], postings: all.subarray(at, at + count * 2) };
+    if (size >= 0) entry.size = size;
+    if (mtimeMs >= 0) entry.mtimeMs = mtimeMs;
+    entries.push(entry);
+    at += count * 2;
   }
-  if (total !== words) throw new IndexFormatError('fewer postings than saved');
+  if (at !== all.length) throw new IndexFormatError('fewer postings than saved');
   return RelevanceIndex.from(entries, terms as string[]);
+}
+
+const isCount = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
+const isU32 = (x: unknown): x is number => isCount(x) && x <= 0xffffffff;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `count` little-endian 32-bit words from `offset`, as a Uint32Array of their own. */
+function wordsAt(bytes: Uint8Array, offset: number, count: number): Uint32Array {
+  // A copy (Uint8Array#slice, never Buffer#slice, which is a view of a larger pool), so it is aligned and its own.
+  if (LITTLE_ENDIAN) return new Uint32Array(Uint8Array.prototype.slice.call(bytes, offset, offset + count * 4).buffer);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, count * 4);
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) out[i] = view.getUint32(i * 4, true);
+  return out;
 }
 
 /** FNV-1a-style over 32-bit words from `from` (the length is a multiple of 4 after the head). */
