@@ -160,7 +160,9 @@ for (const n of !want('workspaces') ? [] : quick ? [1000, 10000] : [1000, 10000,
   log(`workspace preview, ${n} files …`);
   const ws = notesWorkspace(data, n);
   const argv = ['preview', '--workspace', ws, '--task', path.join(ws, 'task.md'), '--no-git'];
-  const cacheDir = path.join(ws, '.context', 'cache');
+  // The CLI keeps its relevance index in the cache folder (src/cli/index-store.ts): the bench's own, emptied for the cold run.
+  const cacheDir = path.join(data, 'index-cache');
+  process.env.CTXCTL_CACHE_DIR = cacheDir;
   if (rg) program(rg, ['--files', ws]); // the page cache is warm for both
   fs.rmSync(cacheDir, { recursive: true, force: true });
   const cold = node('workspace preview', cliBody(cli, argv, 'SELECTED'), { wall: true });

@@ -5,6 +5,8 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -101,14 +103,15 @@ if (process.argv.includes('--watch')) {
 function cacheCli() {
   const cache = 'dist/cli-main.js.cache';
   fs.rmSync(cache, { force: true });
-  // The warm-up runs cold (the relevance index built, not read from the example's kept one), so its code is cached too.
-  fs.rmSync('examples/payment-incident/.context/cache/relevance-index.bin', { force: true });
   const warm = `const cli = require('./dist/cli.js');
 const ex = 'examples/payment-incident';
 Promise.resolve(cli.run(['preview', '--workspace', ex, '--task', ex + '/ticket.md'], { stdout() {}, stderr(s) { process.stderr.write(s); } })).then((code) => {
   if (code !== 0) throw new Error('the warm-up preview exited with ' + code);
   cli.saveCache();
 });`;
-  const r = spawnSync(process.execPath, ['-e', warm], { encoding: 'utf8' });
+  // Cold (the relevance index built, not read from a kept one), so that code is cached too; nothing kept afterwards.
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-build-cache-'));
+  const r = spawnSync(process.execPath, ['-e', warm], { encoding: 'utf8', env: { ...process.env, CTXCTL_CACHE_DIR: cacheDir } });
+  fs.rmSync(cacheDir, { recursive: true, force: true });
   if (r.status !== 0) console.warn(`dist/cli-main.js has no code cache (the CLI compiles as it runs): ${(r.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
 }

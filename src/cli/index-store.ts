@@ -1,38 +1,57 @@
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IndexStore } from '../core/relevance/persist';
 
 /**
- * The CLI's kept relevance index: `.context/cache/relevance-index.bin` in the workspace, beside the other things
- * ctxctl keeps there (`.context/offload/`, `.context/send/`), with a `.gitignore` of `*` so it is never committed.
- * It holds terms of the redacted text only (the index is built after redaction), never a secret.
+ * The CLI's kept relevance index: one file per workspace in the user's cache folder (`$CTXCTL_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/context-control`, else `~/.cache/context-control`; `%LOCALAPPDATA%\context-control` on
+ * Windows), under `relevance/`, named by the SHA-256 of the workspace's real path. Never in the workspace: a preview
+ * writes nothing there. It holds terms of the redacted text only (the index is built after redaction), never a secret.
  *
- * Only a real folder inside the workspace is used: `.context` or `.context/cache` that is a link, or a file in
- * their place, means no kept index (the preview is the same, only slower). The index file is read only when it is
- * a regular file (not a link, a FIFO or a device, opened without blocking) of at most MAX_INDEX_BYTES, and
- * written whole to a temporary file, then renamed over it, so a run that is killed never leaves half an index.
+ * The folder is made private (0700); the file is read only when it is a regular file (not a link, a FIFO or a
+ * device, opened without blocking) of at most MAX_INDEX_BYTES, and written whole to a temporary file, then renamed
+ * over it, so a run that is killed never leaves half an index.
  */
 
-export const INDEX_FILE = '.context/cache/relevance-index.bin';
 /** 100 000 short notes take about 25 MB; anything far larger is not ours. */
 export const MAX_INDEX_BYTES = 1 << 30;
 
-export function workspaceIndexStore(root: string): IndexStore {
-  const file = path.join(root, INDEX_FILE);
+export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CTXCTL_CACHE_DIR) return path.resolve(env.CTXCTL_CACHE_DIR);
+  if (env.XDG_CACHE_HOME) return path.join(path.resolve(env.XDG_CACHE_HOME), 'context-control');
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return path.join(env.LOCALAPPDATA, 'context-control');
+  return path.join(os.homedir(), '.cache', 'context-control');
+}
+
+/** Where the kept index of the workspace at `root` lives. */
+export function indexFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  let real = path.resolve(root);
+  try {
+    real = fs.realpathSync(real);
+  } catch {
+    // a workspace that cannot be resolved is keyed by the path as given
+  }
+  return path.join(cacheFolder(env), 'relevance', `${crypto.createHash('sha256').update(real).digest('hex').slice(0, 32)}.bin`);
+}
+
+export function workspaceIndexStore(root: string, env: NodeJS.ProcessEnv = process.env): IndexStore {
+  const file = indexFile(root, env);
+  const shown = (e: unknown) => `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
   return {
     load: () => {
-      if (!realFolders(root, false)) return undefined;
       let fd: number | undefined;
       try {
         fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw new Error(`${INDEX_FILE}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+        throw new Error(shown(e));
       }
       try {
         const st = fs.fstatSync(fd);
-        if (!st.isFile()) throw new Error(`${INDEX_FILE} is not a regular file`);
-        if (st.size > MAX_INDEX_BYTES) throw new Error(`${INDEX_FILE} is ${st.size} bytes, over ${MAX_INDEX_BYTES}`);
+        if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+        if (st.size > MAX_INDEX_BYTES) throw new Error(`${file} is ${st.size} bytes, over ${MAX_INDEX_BYTES}`);
         const buf = Buffer.alloc(st.size);
         let got = 0;
         while (got < buf.length) {
@@ -40,40 +59,26 @@ export function workspaceIndexStore(root: string): IndexStore {
           if (n === 0) break;
           got += n;
         }
-        if (got !== buf.length) throw new Error(`${INDEX_FILE} changed while it was read`);
+        if (got !== buf.length) throw new Error(`${file} changed while it was read`);
         return buf;
       } finally {
         fs.closeSync(fd);
       }
     },
     save: (bytes) => {
-      if (!realFolders(root, true)) throw new Error('.context or .context/cache is not a folder of the workspace');
-      const ignore = path.join(root, '.context', 'cache', '.gitignore');
-      if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# ctxctl keeps its caches here: never committed\n*\n');
       const tmp = `${file}.${process.pid}.tmp`;
       try {
-        fs.writeFileSync(tmp, bytes, { flag: 'wx' });
+        fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(tmp, bytes, { flag: 'wx', mode: 0o600 });
         fs.renameSync(tmp, file);
       } catch (e) {
-        fs.rmSync(tmp, { force: true });
-        throw e;
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          // no temporary file was made (the folder could not be)
+        }
+        throw new Error(shown(e));
       }
     },
   };
-}
-
-/** `.context` and `.context/cache` are real folders (not links), made when `create` and missing. */
-function realFolders(root: string, create: boolean): boolean {
-  for (const dir of [path.join(root, '.context'), path.join(root, '.context', 'cache')]) {
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(dir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !create) return false;
-      fs.mkdirSync(dir);
-      continue;
-    }
-    if (!st.isDirectory()) return false;
-  }
-  return true;
 }

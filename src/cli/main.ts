@@ -110,8 +110,8 @@ function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string
   const snapshot = loadSnapshot({ root, reader: diskReader(root), task: v.task, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) });
   const summaries = workspaceSummaries(root, typeof v.session === 'string' ? v.session : undefined);
   const previousPrefixHash = typeof v.out === 'string' ? previousRecord(v.out).prefixHash : undefined;
-  // The relevance index is kept between runs in the workspace's cache folder (index-store.ts): a file whose path,
-  // size, mtime and text are unchanged is not tokenised again; a kept index that does not check out is rebuilt.
+  // The relevance index is kept between runs in the user's cache folder (index-store.ts), never in the workspace: a
+  // file whose path, size, mtime and text are unchanged is not tokenised again; one that does not check out is rebuilt.
   const store = workspaceIndexStore(root);
   const kept = openIndex(store);
   if (kept.warning) stderr(`ctxctl: note: ${kept.warning}\n`);

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { run } from '../../../src/cli/main';
-import { INDEX_FILE, workspaceIndexStore } from '../../../src/cli/index-store';
+import { indexFile, workspaceIndexStore } from '../../../src/cli/index-store';
 import { RelevanceIndex } from '../../../src/core/relevance/index';
 import { FORMAT_VERSION, openIndex, restoreIndex, saveIndex, serializeIndex, type IndexStore } from '../../../src/core/relevance/persist';
 
@@ -77,7 +77,8 @@ describe('the kept relevance index', () => {
   });
 });
 
-describe('ctxctl preview keeps its relevance index in the workspace', () => {
+describe('ctxctl preview keeps its relevance index in the cache folder, never in the workspace', () => {
+  process.env.CTXCTL_CACHE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-kept-cache-'));
   const workspace = () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-kept-index-'));
     fs.mkdirSync(path.join(root, 'docs', 'adr'), { recursive: true });
@@ -90,15 +91,18 @@ describe('ctxctl preview keeps its relevance index in the workspace', () => {
     let err = '';
     const code = run(['preview', '--workspace', root, '--task', 'Why does the payment gateway time out?', '--no-git', '--json'], { stdout: (s) => (out += s), stderr: (s) => (err += s) });
     assert.equal(code, 0, err);
-    const parsed = JSON.parse(out) as { request: unknown; manifest: { created_at?: string } };
-    return { request: JSON.stringify(parsed.request), trace: (parsed as unknown as { trace: string }).trace, err };
+    const parsed = JSON.parse(out) as { request: unknown; trace: string };
+    return { request: JSON.stringify(parsed.request), trace: parsed.trace, err };
   };
+  const files = (root: string) => (fs.readdirSync(root, { recursive: true }) as string[]).sort();
 
   it('a warm run sends the very bytes of a cold one; an edited file changes the result as a cold run would', () => {
     const root = workspace();
+    const before = files(root);
     const cold = preview(root);
-    assert.ok(fs.statSync(path.join(root, INDEX_FILE)).size > 0);
-    assert.equal(fs.readFileSync(path.join(root, '.context', 'cache', '.gitignore'), 'utf8'), '# ctxctl keeps its caches here: never committed\n*\n');
+    assert.ok(fs.statSync(indexFile(root)).size > 0);
+    assert.equal(path.dirname(indexFile(root)), path.join(process.env.CTXCTL_CACHE_DIR!, 'relevance'));
+    assert.deepEqual(files(root), before, 'nothing written in the workspace');
     const warm = preview(root);
     assert.deepEqual([warm.request, warm.trace, warm.err], [cold.request, cold.trace, '']);
 
@@ -108,14 +112,14 @@ describe('ctxctl preview keeps its relevance index in the workspace', () => {
     const edited = preview(root);
     assert.notEqual(edited.request, cold.request);
     assert.match(edited.trace, /docs\/note-4\.md +SELECTED/);
-    fs.rmSync(path.join(root, INDEX_FILE));
+    fs.rmSync(indexFile(root));
     assert.equal(preview(root).request, edited.request, 'the kept index after the edit gives what a cold run gives');
   });
 
   it('a corrupt kept index is rebuilt with a note on stderr, and the request is the cold one', () => {
     const root = workspace();
     const cold = preview(root);
-    const file = path.join(root, INDEX_FILE);
+    const file = indexFile(root);
     const bytes = fs.readFileSync(file);
     bytes[bytes.length - 2] ^= 0xff;
     fs.writeFileSync(file, bytes);
@@ -125,20 +129,20 @@ describe('ctxctl preview keeps its relevance index in the workspace', () => {
     assert.equal(preview(root).err, '', 'rebuilt and saved: the next run reads it');
   });
 
-  it('never follows a link in place of the cache folder, and never reads a FIFO as the index', () => {
+  it('a cache folder that cannot be written is a note, and a FIFO in place of the index is never read', () => {
     const root = workspace();
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-kept-outside-'));
-    fs.mkdirSync(path.join(root, '.context'));
-    fs.symlinkSync(outside, path.join(root, '.context', 'cache'));
-    const linked = preview(root);
-    assert.deepEqual(fs.readdirSync(outside), []);
-    assert.equal(linked.err, 'ctxctl: note: the relevance index could not be kept for the next run (.context or .context/cache is not a folder of the workspace)\n');
+    const blocked = path.join(os.tmpdir(), `ctx-kept-file-${process.pid}`);
+    fs.writeFileSync(blocked, 'a file, not a folder\n');
+    const env = { ...process.env, CTXCTL_CACHE_DIR: blocked };
+    const store = workspaceIndexStore(root, env);
+    assert.equal(store.load(), undefined);
+    assert.throws(() => store.save(new Uint8Array(4)), new RegExp(`^Error: ${indexFile(root, env).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (ENOTDIR|EEXIST)$`));
     const other = workspace();
-    fs.mkdirSync(path.join(other, '.context', 'cache'), { recursive: true });
-    fs.writeFileSync(path.join(other, '.context', 'cache', '.gitignore'), '*\n');
-    execFileSync('mkfifo', [path.join(other, INDEX_FILE)]);
-    const store = workspaceIndexStore(other);
-    assert.throws(() => store.load(), /relevance-index\.bin is not a regular file/);
-    assert.match(preview(other).err, /^ctxctl: note: the kept relevance index cannot be read \(\.context\/cache\/relevance-index\.bin is not a regular file\): rebuilt\n/);
+    fs.mkdirSync(path.dirname(indexFile(other)), { recursive: true });
+    execFileSync('mkfifo', [indexFile(other)]);
+    assert.throws(() => workspaceIndexStore(other).load(), /\.bin is not a regular file$/);
+    const note = preview(other).err;
+    assert.match(note, /^ctxctl: note: the kept relevance index cannot be read \(.*\.bin is not a regular file\): rebuilt\n$/);
+    assert.ok(fs.statSync(indexFile(other)).isFile(), 'replaced by the rebuilt index');
   });
 });
