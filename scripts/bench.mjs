@@ -6,12 +6,14 @@
 //   node scripts/bench.mjs [--json] [--quick] [--gib] [--data DIR]
 //     --quick  a smaller run (a 50 MiB log, a 10k-file tree, 5 re-assemblies)
 //     --gib    add the 1 GiB log
+//     --only   a comma-separated list of sections: logs, example, reassembly, extension, scan, workspaces,
+//              tokenizers, gateway (default: all)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { fileTree, largeWorkspace, logWorkspace } from './bench/gen.mjs';
+import { fileTree, largeWorkspace, logWorkspace, notesWorkspace, sizedWorkspace } from './bench/gen.mjs';
 import { cliBody, fit, median, node, program, which } from './bench/measure.mjs';
 import { compareTokenizers } from './bench/tokenizers.mjs';
 import { packageSizes } from './bench/packages.mjs';
@@ -22,6 +24,8 @@ const args = process.argv.slice(2);
 const flag = (f) => args.includes(f);
 const json = flag('--json');
 const quick = flag('--quick');
+const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
+const want = (section) => !only || only.has(section);
 const data = args.includes('--data') ? path.resolve(args[args.indexOf('--data') + 1]) : path.join(os.tmpdir(), 'ctxctl-bench');
 const cli = path.join(root, 'dist', 'cli.js');
 const log = (s) => (json ? process.stderr : process.stdout).write(s + '\n');
@@ -60,7 +64,7 @@ const fmt = (x) => (x === undefined ? '—' : `${x.value}${x.unit === '%' ? '' :
 const ms = (v) => ({ value: Math.round(v), unit: 'ms' });
 
 // ---- 1. big logs: preview CPU time vs `rg -c ERROR`, peak RSS ----------------------------------------------------
-for (const mib of quick ? [50] : [200, 512, ...(flag('--gib') ? [1024] : [])]) {
+for (const mib of !want('logs') ? [] : quick ? [50] : [200, 512, ...(flag('--gib') ? [1024] : [])]) {
   log(`log preview, ${mib} MiB …`);
   const ws = logWorkspace(data, mib);
   const file = path.join(ws, 'logs', 'app.log');
@@ -77,6 +81,7 @@ for (const mib of quick ? [50] : [200, 512, ...(flag('--gib') ? [1024] : [])]) {
 }
 
 // ---- 2. cold preview of the example vs node loading js-tiktoken and encoding one string -------------------------
+if (want('example')) {
 log('cold example preview …');
 const example = path.join(root, 'examples', 'payment-incident');
 const tokenizerLoad = `const { Tiktoken } = require('js-tiktoken/lite'); const r = require('js-tiktoken/ranks/o200k_base'); globalThis.__out = new Tiktoken(r.default ?? r).encode('Why are legacy POS payments rejected?').length;`;
@@ -87,27 +92,36 @@ for (let i = 0; i < 3; i++) {
   cold.push(node('example preview', cliBody(cli, ['preview', '--workspace', example, '--task', path.join(example, 'ticket.md')]), { wall: true }).ms);
 }
 row('cold example preview (median of 3, wall)', ms(median(cold)), { what: 'node + js-tiktoken load + one encode', ...ms(median(refCold)) }, { target: '≤ 1.2×' });
+}
 
-// ---- 3. re-assembly after a one-document edit, 60 docs + a 5 MB log, about 100k tokens -------------------------
-log('re-assembly at 100k tokens …');
-const big = largeWorkspace(data);
-const runs = quick ? 5 : 15;
-const reassembly = node(
-  'reassembly',
-  `const c = require(${JSON.stringify(core)}); const fs = require('fs'); const path = require('path');
-const root = ${JSON.stringify(big)}; const doc = path.join(root, 'docs', 'note-07.md'); const original = fs.readFileSync(doc, 'utf8');
+// ---- 3. re-assembly after a one-document edit: 60 docs + a 5 MB log (about 100k tokens in the workspace, 30k
+// sent), and 400 docs under a 1M window (about 530k tokens sent) -----------------------------------------------------
+const reassemble = (root, doc, runs) =>
+  node(
+    'reassembly',
+    `const c = require(${JSON.stringify(core)}); const fs = require('fs'); const path = require('path');
+const root = ${JSON.stringify(root)}; const doc = path.join(root, 'docs', ${JSON.stringify(doc)}); const original = fs.readFileSync(doc, 'utf8');
 const index = new c.RelevanceIndex(); const opts = { root, task: path.join(root, 'task.md'), changes: false };
 const run = () => { const t0 = performance.now(); const s = c.loadSnapshot(opts); const t1 = performance.now(); const a = c.assemble(s, { relevanceIndex: index }); return { total: performance.now() - t0, assemble: performance.now() - t1, tokens: a.manifest.budget.final }; };
-try { run(); const times = []; let tokens = 0;
+try { const first = run(); const times = []; let tokens = 0;
   for (let i = 0; i < ${runs}; i++) { fs.writeFileSync(doc, original + '\\nEdit ' + i + ': the ledger retry now backs off.\\n'); const r = run(); times.push(r); tokens = r.tokens; }
   const med = (xs) => { const s = xs.sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-  globalThis.__out = { total: med(times.map((t) => t.total)), assemble: med(times.map((t) => t.assemble)), tokens };
+  globalThis.__out = { first: first.total, total: med(times.map((t) => t.total)), assemble: med(times.map((t) => t.assemble)), tokens };
 } finally { fs.writeFileSync(doc, original); }`,
-);
-row(`re-assembly after one edit, median of ${runs} (snapshot + assemble)`, ms(reassembly.out.total), undefined, { target: '≤ 30 ms', tokens: reassembly.out.tokens });
-row('  of which assemble', ms(reassembly.out.assemble), undefined, { tokens: reassembly.out.tokens });
+  );
+if (want('reassembly')) {
+  const runs = quick ? 5 : 15;
+  for (const [label, ws, doc] of [['100k', largeWorkspace(data), 'note-07.md'], ...(quick ? [] : [['500k', sizedWorkspace(data, 400, 1_000_000), 'note-007.md']])]) {
+    log(`re-assembly, ${label}-token workspace …`);
+    const r = reassemble(ws, doc, runs).out;
+    const tokens = `${Math.round(r.tokens / 1000)}k tokens sent`;
+    row(`re-assembly after one edit at ${tokens}, median of ${runs} (snapshot + assemble)`, ms(r.total), { what: 'first run, same process', ...ms(r.first) }, { target: '≤ 30 ms', tokens: r.tokens });
+    row(`  of which assemble (${tokens})`, ms(r.assemble), undefined, { tokens: r.tokens });
+  }
+}
 
 // ---- 4. require(dist/extension.js) and the bundles' sizes ------------------------------------------------------
+if (want('extension')) {
 log('extension load and bundles …');
 const ext = path.join(root, 'dist', 'extension.js');
 const stub = `const M = require('module'); const load = M._load; const vscode = new Proxy(function () {}, { get: (t, k) => (k === '__esModule' ? false : vscode), apply: () => vscode, construct: () => vscode }); M._load = function (req, ...rest) { return req === 'vscode' ? vscode : load.call(this, req, ...rest); };`;
@@ -119,6 +133,7 @@ for (const f of bundles.map((b) => path.join('dist', b))) {
   const bytes = fs.statSync(path.join(root, f)).size;
   const size = bytes < 100 * 1024 ? { value: Number((bytes / 1024).toFixed(1)), unit: 'KB' } : { value: Number((bytes / 1048576).toFixed(2)), unit: 'MB' };
   row(`size of ${f}`, size, undefined, f === 'dist/extension.js' ? { target: '≤ 1 MB' } : {});
+}
 }
 
 // ---- 4b. the packages: the VSIX and the CLI's npm tarball, built from this dist/ (bench/packages.mjs) -----------
@@ -135,7 +150,7 @@ row('npm package, files', { value: pkgs.npm.files, unit: 'files' }, undefined);
 
 // ---- 5. scan: µs per file vs `rg --files`, scaling series --------------------------------------------------------
 const series = [];
-for (const n of quick ? [10000] : [10000, 50000, 200000]) {
+for (const n of !want('scan') ? [] : quick ? [10000] : [10000, 50000, 200000]) {
   log(`scan, ${n} files …`);
   const dir = fileTree(data, n);
   if (rg) program(rg, ['--files', dir]); // the page cache is warm for both (the big logs above may have pushed the tree out)
@@ -151,9 +166,29 @@ if (series.length > 1) {
   row('scan fit: fixed cost', ms(f.fixed), r && { what: '`rg --files`', ...ms(r.fixed) });
 }
 
+// ---- 5b. preview of a 1 000 / 10 000 / 100 000-file workspace: cold (no index cache), warm (the CLI's kept index),
+// beside `rg --files` on the same tree in the same run; peak RSS -------------------------------------------------------
+for (const n of !want('workspaces') ? [] : quick ? [1000, 10000] : [1000, 10000, 100000]) {
+  log(`workspace preview, ${n} files …`);
+  const ws = notesWorkspace(data, n);
+  const argv = ['preview', '--workspace', ws, '--task', path.join(ws, 'task.md'), '--no-git'];
+  // The CLI keeps its relevance index in the cache folder (src/cli/index-store.ts): the bench's own, emptied for the cold run.
+  const cacheDir = path.join(data, 'index-cache');
+  process.env.CTXCTL_CACHE_DIR = cacheDir;
+  if (rg) program(rg, ['--files', ws]); // the page cache is warm for both
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+  const cold = node('workspace preview', cliBody(cli, argv, 'SELECTED'), { wall: true });
+  const warm = node('workspace preview', cliBody(cli, argv, 'SELECTED'), { wall: true });
+  const ref = rg ? program(rg, ['--files', ws]) : undefined;
+  const rgRef = ref && { what: '`rg --files` wall', ...ms(ref.ms) };
+  const cpu = (r) => `CPU ${Math.round(r.cpuMs)} ms`;
+  row(`preview of ${n} files, cold (wall)`, ms(cold.ms), rgRef, { target: n === 100000 ? '≤ 15×' : undefined, result: `${cpu(cold)}; rg CPU ${Math.round(ref?.cpuMs ?? NaN)} ms; ${cold.out}` });
+  row(`preview of ${n} files, warm (wall)`, ms(warm.ms), rgRef, { target: n === 100000 ? '≤ 300 ms' : undefined, result: `${cpu(warm)}; ${warm.out}` });
+  row(`preview of ${n} files, peak RSS (cold)`, { value: Math.round(cold.rssMB), unit: 'MB' }, undefined, { target: n === 100000 ? '≤ 300 MB' : undefined, perFile: `${((cold.rssMB * 1024) / n).toFixed(1)} KB per file` });
+}
+
 // ---- 6. tokenizers ------------------------------------------------------------------------------------------------
-log('tokenizers …');
-const tokenizers = compareTokenizers(data, core);
+const tokenizers = want('tokenizers') ? (log('tokenizers …'), compareTokenizers(data, core)) : [];
 for (const t of tokenizers) {
   row(`tokenizer ${t.name}: load`, ms(t.loadMs), undefined);
   row(`tokenizer ${t.name}: count`, { value: Number(t.mbps.toFixed(2)), unit: 'MB/s' }, undefined, { counts: t.counts, mismatches: t.mismatches });
@@ -162,6 +197,7 @@ for (const t of tokenizers) {
 fs.rmSync(core, { force: true });
 
 // ---- 7. the gateway's added latency: 100 KB streaming calls, straight to a fake upstream and through it ---------
+if (want('gateway')) {
 log('gateway …');
 if (!fs.existsSync(path.join(root, 'out', 'test', 'unit', 'gateway', 'fake-upstream.js'))) node('tsc', `require('child_process').execFileSync(process.execPath, [${JSON.stringify(path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'))}, '-p', ${JSON.stringify(root)}], { stdio: 'inherit' }); globalThis.__out = 0;`);
 {
@@ -174,6 +210,7 @@ if (!fs.existsSync(path.join(root, 'out', 'test', 'unit', 'gateway', 'fake-upstr
     row(`gateway ${r.label}: ${got.calls} streams at once, p50`, ms(r.p50), { what: 'direct', ...ms(direct.p50) }, { result: `added ${(r.p50 - direct.p50).toFixed(1)} ms p50, ${(r.p99 - direct.p99).toFixed(1)} ms p99; ${r.events} of ${direct.events} events; rss ${r.rssMb} MB` });
   }
 }
+}
 
 const summary = { machine: { cpus: os.cpus().length, node: process.version, rg: rg ? program(rg, ['--version']).stdout.split('\n')[0] : null }, rows };
 if (json) {
@@ -185,7 +222,7 @@ if (json) {
   for (const r of rows) {
     console.log(`${r.figure.padEnd(w)}  ${fmt(r.ours).padStart(10)}  ${(r.reference ? fmt(r.reference) : '').padStart(10)}  ${(r.ratio !== undefined ? `${r.ratio}×` : '').padStart(7)}  ${[r.target, r.reference?.what].filter(Boolean).join('; ')}`);
   }
-  console.log('\nTokenizer counts (o200k_base) by corpus kind; mismatches are against tiktoken (WASM):');
+  if (tokenizers.length) console.log('\nTokenizer counts (o200k_base) by corpus kind; mismatches are against tiktoken (WASM):');
   for (const t of tokenizers) console.log(`  ${t.name.padEnd(28)} ${Object.entries(t.counts).map(([k, v]) => `${k} ${v}`).join(', ')}${t.mismatches.length ? `  MISMATCH: ${t.mismatches.join('; ')}` : '  (identical)'}`);
   for (const r of rows.filter((x) => x.result)) console.log(`  ${r.figure}: ${r.result}`);
 }

@@ -7,6 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeToolManifest } from './tool-manifest.mjs';
 
+import * as os from 'node:os';
+import * as path from 'node:path';
+
 const require = createRequire(import.meta.url);
 
 // The tokenizer's rank tables (3.3 MB) ship once, as dist/ranks/<encoding>.js, and each bundle that counts requires
@@ -113,6 +116,9 @@ Promise.resolve(cli.run(['preview', '--workspace', ex, '--task', ex + '/ticket.m
   if (code !== 0) throw new Error('the warm-up preview exited with ' + code);
   cli.saveCache();
 });`;
-  const r = spawnSync(process.execPath, ['-e', warm], { encoding: 'utf8' });
+  // Cold (the relevance index built, not read from a kept one), so that code is cached too; nothing kept afterwards.
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-build-cache-'));
+  const r = spawnSync(process.execPath, ['-e', warm], { encoding: 'utf8', env: { ...process.env, CTXCTL_CACHE_DIR: cacheDir } });
+  fs.rmSync(cacheDir, { recursive: true, force: true });
   if (r.status !== 0) console.warn(`dist/cli-main.js has no code cache (the CLI compiles as it runs): ${(r.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
 }

@@ -109,3 +109,51 @@ export function fileTree(base, count) {
     }
   });
 }
+
+const TOPICS = ['payment', 'retry', 'timeout', 'gateway', 'checkout', 'ledger', 'refund', 'invoice', 'settlement', 'webhook'];
+
+/**
+ * A workspace of `count` files for the preview scaling rows (issue 30): Markdown notes that share the task's words
+ * (the index's worst case: every one is a candidate), one decision record, AGENTS.md and a task, 100 files per
+ * folder. About 300 bytes a note.
+ */
+export function notesWorkspace(base, count) {
+  const dir = path.join(base, `notes-${count}`);
+  return once(dir, `notes v1 ${count}`, (d) => {
+    for (let i = 0; i < count; i++) {
+      const folder = path.join(d, 'notes', `d${Math.floor(i / 100)}`);
+      if (i % 100 === 0) fs.mkdirSync(folder, { recursive: true });
+      const a = TOPICS[i % TOPICS.length];
+      const b = TOPICS[(i * 7 + 3) % TOPICS.length];
+      const c = WORDS[(i * 13) % WORDS.length];
+      fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}: ${a} and ${b}\n\nMeeting note ${i} about the ${a} service and the ${b} flow, with ${c} on the side. The payment gateway retry timeout came up; nothing was decided. Owner: team-${i % 37}.\n`);
+    }
+    fs.mkdirSync(path.join(d, 'docs', 'adr'), { recursive: true });
+    fs.writeFileSync(path.join(d, 'docs', 'adr', '0007-payment-gateway-retry-budget.md'), '# ADR-0007: Payment gateway retry budget\n\n## Status\n\nAccepted\n\n## Decision\n\nRetries to the payment gateway are capped at 3 with exponential backoff; the gateway timeout is 2 seconds.\n');
+    fs.writeFileSync(path.join(d, 'AGENTS.md'), '# Rules\n\n- Keep payments idempotent.\n');
+    fs.writeFileSync(path.join(d, 'task.md'), 'Why does the payment gateway retry keep timing out?\n');
+  });
+}
+
+/**
+ * A workspace of `docs` Markdown documents (about 1 600 tokens each) and a 5 MB log under a window of `window`
+ * tokens, every document loaded (load_threshold 0), for the re-assembly row at 500k tokens sent.
+ */
+export function sizedWorkspace(base, docs, window) {
+  const dir = path.join(base, `ws-${docs}-${window}`);
+  return once(dir, `ws v2 ${docs} ${window}`, (d) => {
+    const rand = mulberry32(0xdec0de);
+    const word = () => WORDS[Math.floor(rand() * WORDS.length)];
+    fs.mkdirSync(path.join(d, 'docs'), { recursive: true });
+    fs.mkdirSync(path.join(d, '.context'), { recursive: true });
+    for (let i = 0; i < docs; i++) {
+      const paras = [];
+      for (let p = 0; p < 12; p++) paras.push(Array.from({ length: 95 }, word).join(' ') + '.');
+      fs.writeFileSync(path.join(d, 'docs', `note-${String(i).padStart(3, '0')}.md`), `---\ntitle: Note ${i} on ${word()} and ${word()}\n---\n# Note ${i}\n\n${paras.join('\n\n')}\n`);
+    }
+    writeLog(path.join(d, 'logs', 'app.log'), 5 * 1024 * 1024, 7);
+    fs.writeFileSync(path.join(d, 'AGENTS.md'), '# Rules\n\n- Keep payments idempotent.\n');
+    fs.writeFileSync(path.join(d, 'task.md'), 'Why does the ledger retry time out during settlement export?\n');
+    fs.writeFileSync(path.join(d, '.context', 'policy.yaml'), `envelope: { window: ${window}, output_reserve: 8000, margin: 2000 }\nzones:\n  tool_results: { max_tokens: 4000 }\n  documents: { max_tokens: ${window} }\nrelevance: { load_threshold: 0 }\n`);
+  });
+}

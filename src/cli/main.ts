@@ -23,6 +23,8 @@ import { previousRecord } from './record-folder';
 import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
 import { workspaceFolders } from './workspaces';
 import { diskHost, installDiskHost } from '../host/disk';
+import { openIndex, saveIndex } from '../core/relevance/persist';
+import { workspaceIndexStore } from './index-store';
 
 // The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
 installDiskHost();
@@ -98,7 +100,7 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
   return n;
 }
 
-function preview(argv: string[], stdout: (s: string) => void): number {
+function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string) => void = () => {}): number {
   const v = parse(argv, PREVIEW_OPTIONS);
   if (v.help) {
     stdout(USAGE + '\n');
@@ -113,7 +115,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
   // One folder: its preview as it always was. Several (--workspace once per folder, or a .code-workspace file): one
   // engine per folder, each named in the output, each record in its own folder under --out.
   if (given.length === 1 && !given[0].endsWith('.code-workspace')) {
-    const result = previewFolder(path.resolve(given[0]), v, shape, out);
+    const result = previewFolder(path.resolve(given[0]), v, shape, out, stderr);
     if (v.json) stdout(JSON.stringify({ request: result.request, manifest: result.manifest, trace: result.trace }) + '\n');
     else {
       stdout(result.trace);
@@ -122,7 +124,7 @@ function preview(argv: string[], stdout: (s: string) => void): number {
     return 0;
   }
   const folders = workspaceFolders(given);
-  const results = folders.map((f) => ({ ...f, result: previewFolder(f.root, v, shape, out && path.join(out, folderDir(f.name))) }));
+  const results = folders.map((f) => ({ ...f, result: previewFolder(f.root, v, shape, out && path.join(out, folderDir(f.name)), stderr) }));
   if (v.json) stdout(JSON.stringify({ folders: results.map(({ name, root, result }) => ({ name, root, request: result.request, manifest: result.manifest, trace: result.trace })) }) + '\n');
   else {
     stdout(results.map(({ name, root, result }) => `== folder ${name} (${root}) ==\n${result.trace}`).join('\n'));
@@ -138,14 +140,21 @@ export function folderDir(name: string): string {
 }
 
 /** One folder's preview, through its engine; its record written to `out` when given. */
-function previewFolder(root: string, v: Record<string, string | boolean | undefined>, shape: WireShape, out: string | undefined) {
-  const engine = new ContextEngine(diskHost, root);
+function previewFolder(root: string, v: Record<string, string | boolean | undefined>, shape: WireShape, out: string | undefined, stderr: (s: string) => void) {
+  // The relevance index is kept between runs in the user's cache folder (index-store.ts), never in the workspace: a
+  // file whose path, size, mtime and text are unchanged is not tokenised again; one that does not check out is rebuilt.
+  const store = workspaceIndexStore(root);
+  const kept = openIndex(store);
+  if (kept.warning) stderr(`ctxctl: note: ${kept.warning}\n`);
+  const engine = new ContextEngine(diskHost, { root, relevance: kept.index });
   const policy = resolvePolicy(engine.policy(v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const previousPrefixHash = out ? previousRecord(out).prefixHash : undefined;
   const { assembly: result } = engine.preview(
     { reader: diskReader(root), task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
     { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
   );
+  const unsaved = saveIndex(kept.index, store);
+  if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
   if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   return result;
 }
@@ -169,7 +178,8 @@ export function run(argv: string[], raw: Io = { stdout: (s: string) => void proc
     if (streaming) return streaming(rest, io).catch((e: unknown) => failed(e, io));
     const handler = COMMANDS[command];
     if (!handler) throw new UsageError(`unknown command "${command}"; commands: ${[...Object.keys(COMMANDS), ...Object.keys(ASYNC_COMMANDS)].join(', ')}`);
-    return handler(rest, io.stdout);
+    // preview also notes on stderr what became of the kept relevance index.
+    return handler === preview ? preview(rest, io.stdout, io.stderr) : handler(rest, io.stdout);
   } catch (e) {
     return failed(e, io);
   }

@@ -20,6 +20,8 @@ import { counterFor, encodingForModel, type Tokenizer } from './tokens';
 export interface EngineFolder {
   root: string;
   name?: string;
+  /** A relevance index to start from (the CLI's kept one, core/relevance/persist.ts); default: an empty one. */
+  relevance?: RelevanceIndex;
 }
 
 /** What a surface asks to load: the snapshot's inputs, the folder being the engine's. */
@@ -43,7 +45,7 @@ export interface AssembleRequest extends Omit<AssembleOptions, 'summaries' | 're
 export class ContextEngine {
   readonly root: string;
   readonly name: string;
-  private readonly relevance = new RelevanceIndex();
+  private readonly relevance: RelevanceIndex;
   private readonly stores = new Map<string, OffloadStore>();
   private lastSnapshot: Snapshot | undefined;
 
@@ -54,6 +56,7 @@ export class ContextEngine {
     const f = typeof folder === 'string' ? { root: folder } : folder;
     this.root = path.resolve(f.root);
     this.name = f.name ?? path.basename(this.root);
+    this.relevance = f.relevance ?? new RelevanceIndex();
     useHost(host);
   }
 

@@ -1,5 +1,5 @@
-import MiniSearch from 'minisearch';
-import { processTerm, stem, tokenize } from './terms';
+import { eachWord } from '../task/words';
+import { processTerm, stem } from './terms';
 
 /** One searchable file, as the index sees it. */
 export interface IndexedDoc {
@@ -9,6 +9,12 @@ export interface IndexedDoc {
   summary?: string;
   tags?: string[];
   body: string;
+}
+
+/** The version of the file a document was read from: with the path, the key of its entry in a kept index. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
 }
 
 export interface TextMatch {
@@ -21,74 +27,92 @@ export interface TextMatch {
   words: string[];
 }
 
-const FIELDS = ['title', 'headings', 'summary', 'tags', 'path', 'body'] as const;
-const BOOST: Record<(typeof FIELDS)[number], number> = { title: 3, headings: 2, summary: 2, tags: 2, path: 1.5, body: 1 };
+export const FIELDS = ['title', 'headings', 'summary', 'tags', 'path', 'body'] as const;
+const BOOST = [3, 2, 2, 2, 1.5, 1];
+const PATH_FIELD = FIELDS.indexOf('path');
+/** BM25+ parameters (MiniSearch's defaults, which this index replaced). */
+const K = 1.2;
+const B = 0.7;
+const D = 0.5;
 
-interface Stored {
-  id: string;
-  title: string;
-  headings: string;
-  summary: string;
-  tags: string;
+/**
+ * One document's entry: its terms, each with the field it is in and how often, packed as pairs
+ * `(termId << 3 | field, count)` in term order, and each field's length (its distinct words, stop words included).
+ */
+export interface Entry {
   path: string;
-  body: string;
+  size?: number;
+  mtimeMs?: number;
+  /** Digest of the indexed text (fields and path): an entry is reused only for the very same text. */
+  digest: number;
+  digest2: number;
+  lengths: number[];
+  postings: Uint32Array;
 }
 
 /**
- * A full-text index of the workspace's documents (MiniSearch, BM25+), built once per workspace and kept up to date
- * file by file: `upsert` on change, `remove` on delete. Tokens are identifier-aware and stemmed on both sides, so
- * `paymentMethod` in a task finds "payment methods" in a document.
+ * The workspace's full-text index (BM25+ over weighted fields, scored as MiniSearch scores them), kept up to date
+ * file by file: `upsert` on change, `remove` on delete. A forward index: each document keeps its own term counts, a
+ * query reads them all once (about 2 M postings for 100 000 short notes: a few milliseconds), so a change, a delete
+ * or a reload is an exact replacement of one entry and nothing drifts. Tokens are identifier-aware and stemmed on
+ * both sides, so `paymentMethod` in a task finds "payment methods" in a document. Its entries can be saved and
+ * restored (persist.ts): a document whose path, size, mtime and text are unchanged is not tokenised again.
  */
 export class RelevanceIndex {
-  private readonly search: MiniSearch<Stored>;
-  /**
-   * The stored form of each document, so a change or a delete is an exact `remove`: MiniSearch's `discard` keeps the
-   * old terms' document counts until it vacuums, and scores then drift from a fresh index's (the editor's kept index
-   * and the send worker's fresh one ranked the same file differently after an edit).
-   */
-  private readonly docs = new Map<string, Stored>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly sumLengths = new Array<number>(FIELDS.length).fill(0);
+  /** Whether an entry was added, replaced or removed since the index was created or restored. */
+  changed = false;
+  /** How many upserts reused an entry, and how many tokenised a document. */
+  readonly stats = { reused: 0, indexed: 0 };
 
   constructor(docs: IndexedDoc[] = []) {
-    this.search = new MiniSearch<Stored>({
-      fields: [...FIELDS],
-      tokenize,
-      processTerm,
-      searchOptions: { boost: BOOST, combineWith: 'OR', prefix: false, fuzzy: false },
-    });
     for (const d of docs) this.upsert(d);
   }
 
   get size(): number {
-    return this.search.documentCount;
+    return this.entries.size;
   }
 
   has(path: string): boolean {
-    return this.docs.has(path);
+    return this.entries.has(path);
   }
 
-  /** Add or replace one document; a document whose content did not change is left alone. */
-  upsert(doc: IndexedDoc): void {
-    const stored = toStored(doc);
-    // Compared with what is stored: the same text is most often the same string (documents are cached by file
-    // version), so the comparison costs nothing and no hash is needed.
-    const known = this.docs.get(doc.path);
-    if (known && sameContent(known, stored)) return;
-    this.remove(doc.path);
-    this.search.add(stored);
-    this.docs.set(doc.path, stored);
+  /** Add or replace one document; a document whose text (and, when given, file version) did not change is left alone. */
+  upsert(doc: IndexedDoc, stamp?: FileStamp): void {
+    const fields = fieldTexts(doc);
+    const [d1, d2] = digestOf(fields);
+    const known = this.entries.get(doc.path);
+    if (known && known.digest === d1 && known.digest2 === d2 && (!stamp || (known.size === stamp.size && known.mtimeMs === stamp.mtimeMs))) {
+      this.stats.reused++;
+      return;
+    }
+    if (known && known.digest === d1 && known.digest2 === d2 && stamp) {
+      // The same text under a new version (a touched file): the same terms, a new key.
+      known.size = stamp.size;
+      known.mtimeMs = stamp.mtimeMs;
+      this.changed = true;
+      this.stats.reused++;
+      return;
+    }
+    this.stats.indexed++;
+    this.put({ path: doc.path, size: stamp?.size, mtimeMs: stamp?.mtimeMs, digest: d1, digest2: d2, ...this.tokenise(fields) });
   }
 
   remove(path: string): void {
-    const old = this.docs.get(path);
+    const old = this.entries.get(path);
     if (!old) return;
-    this.search.remove(old);
-    this.docs.delete(path);
+    for (let f = 0; f < FIELDS.length; f++) this.sumLengths[f] -= old.lengths[f];
+    this.entries.delete(path);
+    this.changed = true;
   }
 
   /** Keep exactly these paths: the ones not listed are removed. */
   retain(paths: Iterable<string>): void {
     const keep = new Set(paths);
-    for (const p of [...this.docs.keys()]) if (!keep.has(p)) this.remove(p);
+    for (const p of [...this.entries.keys()]) if (!keep.has(p)) this.remove(p);
   }
 
   /** Score every document against the task's words; `weight` boosts some words (identifiers, quoted messages). */
@@ -102,35 +126,157 @@ export class RelevanceIndex {
       weights.set(t, Math.max(weights.get(t) ?? 0, weight(w)));
     }
     const out = new Map<string, TextMatch>();
-    if (byStem.size === 0) return out;
-    // The query is already terms (stemmed): MiniSearch must not stem them again (Porter2 is not idempotent:
-    // `licens` → `licen` would miss every `license`).
-    const results = this.search.search([...byStem.keys()].join(' '), { boostTerm: (term) => weights.get(term) ?? 1, tokenize: (q) => q.split(' '), processTerm: (t) => t });
     const order = [...byStem.keys()];
-    for (const r of results) {
-      const inText = new Set(Object.entries(r.match as Record<string, string[]>).filter(([, fields]) => fields.some((f) => f !== 'path')).map(([term]) => term));
-      out.set(String(r.id), { score: r.score, words: order.filter((t) => inText.has(t)).map((t) => byStem.get(t)!) });
+    // termId → 1 + its place in the query, for the terms any document has.
+    const slot = new Map<number, number>();
+    order.forEach((t, i) => {
+      const id = this.termIds.get(t);
+      if (id !== undefined) slot.set(id, i + 1);
+    });
+    if (slot.size === 0) return out;
+    const lookup = new Uint32Array(this.terms.length);
+    for (const [id, q] of slot) lookup[id] = q;
+
+    // Two passes over the postings: the documents each (query term, field) pair is in, then the score of each
+    // document that has a hit (BM25+ needs the first for the second).
+    const F = FIELDS.length;
+    const docCount = new Uint32Array(order.length * F);
+    const hit: Entry[] = [];
+    for (const entry of this.entries.values()) {
+      const p = entry.postings;
+      let found = false;
+      for (let i = 0; i < p.length; i += 2) {
+        const q = lookup[p[i] >>> 3];
+        if (q === 0) continue;
+        docCount[(q - 1) * F + (p[i] & 7)]++;
+        found = true;
+      }
+      if (found) hit.push(entry);
+    }
+    const n = this.entries.size;
+    const avg = this.sumLengths.map((s) => s / n);
+    const boosts = order.map((t) => weights.get(t) ?? 1);
+    for (const entry of hit) {
+      // Summed in MiniSearch's order (each query term's fields in FIELDS order, then the terms in query order), so
+      // two documents with the same figures for each term and field get the very same score, whatever their other
+      // terms: ties stay ties, ordered by path, as with the index this one replaced. A hit is (slot, count), slot
+      // being query term × FIELDS.length + field; a count is below 2^21 (a document is at most 2 MB).
+      const p = entry.postings;
+      const keys: number[] = [];
+      let sorted = true;
+      for (let i = 0; i < p.length; i += 2) {
+        const q = lookup[p[i] >>> 3];
+        if (q === 0) continue;
+        const key = ((q - 1) * F + (p[i] & 7)) * 2 ** 21 + Math.min(p[i + 1], 2 ** 21 - 1);
+        if (keys.length > 0 && key < keys[keys.length - 1]) sorted = false;
+        keys.push(key);
+      }
+      if (!sorted) keys.sort((a, b) => a - b);
+      let score = 0;
+      let quality = 0;
+      const words: string[] = [];
+      for (let i = 0; i < keys.length; ) {
+        const q = Math.floor(Math.floor(keys[i] / 2 ** 21) / F);
+        let termScore = 0;
+        let inText = false;
+        for (; i < keys.length && Math.floor(Math.floor(keys[i] / 2 ** 21) / F) === q; i++) {
+          const slot = Math.floor(keys[i] / 2 ** 21);
+          const field = slot % F;
+          termScore += boosts[q] * BOOST[field] * bm25(keys[i] % 2 ** 21, docCount[slot], n, entry.lengths[field], avg[field]);
+          if (field !== PATH_FIELD) inText = true;
+        }
+        score += termScore;
+        quality++;
+        if (inText) words.push(byStem.get(order[q])!);
+      }
+      // To 12 significant digits: documents whose scores are equal but for the last bits of rounding (the same figures
+      // under other terms) tie, and ties are ordered by path, whatever order the sums were taken in.
+      out.set(entry.path, { score: Number((score * quality).toPrecision(12)), words });
     }
     return out;
   }
+
+  /** Every entry, in insertion order, and the term of each id (for persist.ts). */
+  dump(): { entries: Entry[]; terms: readonly string[] } {
+    return { entries: [...this.entries.values()], terms: this.terms };
+  }
+
+  /** Load entries saved by `dump` (persist.ts checks them first); the index is then unchanged. */
+  static from(entries: Entry[], terms: readonly string[]): RelevanceIndex {
+    const index = new RelevanceIndex();
+    for (const t of terms) index.termId(t);
+    for (const e of entries) index.put(e);
+    index.changed = false;
+    return index;
+  }
+
+  private put(entry: Entry): void {
+    this.remove(entry.path);
+    for (let f = 0; f < FIELDS.length; f++) this.sumLengths[f] += entry.lengths[f];
+    this.entries.set(entry.path, entry);
+    this.changed = true;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.termIds.set(term, id);
+    }
+    return id;
+  }
+
+  /** Each field's words: its length (distinct words, stop words included, as MiniSearch counted) and its terms' counts. */
+  private tokenise(fields: string[]): { lengths: number[]; postings: Uint32Array } {
+    const lengths: number[] = [];
+    const counts = new Map<number, number>();
+    for (let f = 0; f < fields.length; f++) {
+      const distinct = new Set<string>();
+      eachWord(fields[f], (word) => {
+        distinct.add(word);
+        const term = processTerm(word);
+        if (term === null) return;
+        const key = (this.termId(term) << 3) | f;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      });
+      lengths.push(distinct.size);
+    }
+    const keys = [...counts.keys()].sort((a, b) => a - b);
+    const postings = new Uint32Array(keys.length * 2);
+    keys.forEach((k, i) => {
+      postings[2 * i] = k;
+      postings[2 * i + 1] = counts.get(k)!;
+    });
+    return { lengths, postings };
+  }
 }
 
-function toStored(doc: IndexedDoc): Stored {
-  return {
-    id: doc.path,
-    title: doc.title,
-    headings: (doc.headings ?? []).join('\n'),
-    summary: doc.summary ?? '',
-    tags: (doc.tags ?? []).join(' '),
-    path: doc.path.replace(/\.[^./]+$/, ''),
-    body: doc.body,
-  };
+function bm25(termFreq: number, matching: number, total: number, fieldLength: number, avgFieldLength: number): number {
+  const invDocFreq = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+  return invDocFreq * (D + (termFreq * (K + 1)) / (termFreq + K * (1 - B + (B * fieldLength) / avgFieldLength)));
 }
 
-function sameContent(a: Stored, b: Stored): boolean {
-  // id and path come from the key the two were stored under.
-  return a.body === b.body && a.title === b.title && a.headings === b.headings && a.summary === b.summary && a.tags === b.tags;
+/** The indexed text of a document, field by field in FIELDS order. */
+function fieldTexts(doc: IndexedDoc): string[] {
+  return [doc.title, (doc.headings ?? []).join('\n'), doc.summary ?? '', (doc.tags ?? []).join(' '), doc.path.replace(/\.[^./]+$/, ''), doc.body];
 }
 
+/** Two 32-bit FNV-1a-style digests of the fields (with their boundaries), different multipliers: 64 bits in all. */
+export function digestOf(fields: string[]): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (const text of fields) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+    a = Math.imul(a ^ 0x1f, 0x01000193);
+    b = Math.imul(b ^ 0x1f, 0x5bd1e995);
+  }
+  return [a >>> 0, b >>> 0];
+}
 
 export { stem };

@@ -41,7 +41,12 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
     .filter((b) => RANKED.has(b.kind) && !b.mandatory)
     .map((b) => ({ path: b.source, title: b.meta.title ?? b.source, headings: b.kind === 'source_code' ? [] : headingsOf(b.text).map((h) => h.text), summary: b.meta.summary, tags: b.meta.tags, body: b.text }));
   index.retain(docs.map((d) => d.path));
-  for (const d of docs) index.upsert(d);
+  // Keyed by the file's version too: a kept index (persist.ts) reuses an entry only for the same path, size, mtime and text.
+  const stamps = new Map(snapshot.files.map((f) => [f.path, f]));
+  for (const d of docs) {
+    const f = stamps.get(d.path);
+    index.upsert(d, f?.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : undefined);
+  }
 
   const known = new Set<string>();
   const packages = snapshot.packages ?? [];

@@ -51,3 +51,16 @@ export function processTerm(word: string): string | null {
 export function tokenize(text: string): string[] {
   return splitWords(text);
 }
+
+/**
+ * A stamp of how words become terms (stop words, boilerplate, spellings, the stemmer on sample words, the tokens of a
+ * sample identifier): a kept index made under other rules is not used (persist.ts).
+ */
+export function termRulesStamp(): string {
+  const sample = 'paymentMethods HTTPServer licences organisation running decisions ĞüçlüŞifre adding v2Api ledgers';
+  const probe = tokenize(sample).map((w) => processTerm(w) ?? '-').join(' ');
+  return [TERMS_VERSION, [...STOP_WORDS].join(','), [...BOILERPLATE].join(','), JSON.stringify(SPELLING), probe].join('|');
+}
+
+/** Raise when the tokenizer or `processTerm` changes in a way the sample above may not show. */
+const TERMS_VERSION = 1;

@@ -1,3 +1,7 @@
+import { splitWords } from './words';
+
+export { splitWords };
+
 /**
  * What a task says, whatever its form (a task file, pasted text, a short question): the paths and file names it
  * mentions, identifiers (CamelCase, snake_case, dotted names, error codes), quoted error messages, ADR references and
@@ -58,17 +62,6 @@ export function analyzeTask(input: string): TaskSignals {
 /** Identifier-aware words: `paymentMethod` → payment, method; `PAYMENT_METHOD` → payment, method; stop words dropped. */
 export function wordsOf(text: string): string[] {
   return unique(splitWords(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)));
-}
-
-/** Split on anything that is not a letter or digit, then on case changes inside identifiers; lower-cased. */
-export function splitWords(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
-    if (!raw) continue;
-    const parts = raw.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2').split(' ');
-    for (const p of parts) if (p) out.push(p.toLowerCase());
-  }
-  return out;
 }
 
 function unique<T>(items: T[]): T[] {
