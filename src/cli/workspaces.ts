@@ -11,7 +11,7 @@ export const CODE_WORKSPACE_MAX_BYTES = 1024 * 1024;
  * The folders `--workspace` names: each value a folder, or a `.code-workspace` file whose folders are read (relative to
  * the file). Given once per folder, or mixed. Every folder must exist; names are made unique.
  */
-export function workspaceFolders(values: string[], cwd = process.cwd()): Required<EngineFolder>[] {
+export function workspaceFolders(values: string[], cwd = process.cwd()): Required<Pick<EngineFolder, 'root' | 'name'>>[] {
   const folders: EngineFolder[] = [];
   for (const value of values) {
     const abs = path.resolve(cwd, value);

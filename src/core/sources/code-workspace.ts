@@ -38,8 +38,8 @@ export function codeWorkspaceFolders(file: string, text: string): EngineFolder[]
 }
 
 /** The folders with unique names: a second folder of the same name is shown as `name (2)`; a root given twice counts once. */
-export function uniqueFolders(folders: EngineFolder[]): Required<EngineFolder>[] {
-  const out: Required<EngineFolder>[] = [];
+export function uniqueFolders(folders: EngineFolder[]): Required<Pick<EngineFolder, 'root' | 'name'>>[] {
+  const out: Required<Pick<EngineFolder, 'root' | 'name'>>[] = [];
   const names = new Set<string>();
   for (const f of folders) {
     if (out.some((o) => o.root === f.root)) continue;
