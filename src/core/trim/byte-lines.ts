@@ -28,13 +28,21 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The line `b[s, e)` (without its `\n`) as the streamed reader yields it. */
 export function textOf(b: Uint8Array, s: number, e: number): string {
+  return redactLine(rawTextOf(b, s, e));
+}
+
+/**
+ * The line `b[s, e)` decoded as the streamed reader decodes it (one trailing CR dropped, clipped past
+ * MAX_LINE_CHARS), secrets not yet redacted: for the log scan, which redacts only the lines it keeps.
+ */
+export function rawTextOf(b: Uint8Array, s: number, e: number): string {
   if (s === e) return '';
   const text = decoder.decode(b.subarray(s, e));
   // The reader drops one trailing CR; a line too long goes through its builder, which clips it (and drops the CR).
-  if (text.length <= MAX_LINE_CHARS) return redactLine(text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text);
+  if (text.length <= MAX_LINE_CHARS) return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
   const builder = new LineBuilder(MAX_LINE_CHARS);
   builder.add(text);
-  return redactLine(builder.take());
+  return builder.take();
 }
 
 /** Bytes of the byte-order marks the reader skips: the decoder's, and one more the reader strips itself. */
@@ -46,9 +54,14 @@ export function bomBytes(b: Uint8Array, n: number): number {
 
 /** The file's last line, when it has no `\n`: the reader's builder drops its CR and clips it. */
 export function lastLineText(b: Uint8Array, s: number, e: number): string {
+  return redactLine(rawLastLineText(b, s, e));
+}
+
+/** `lastLineText` with secrets not yet redacted. */
+export function rawLastLineText(b: Uint8Array, s: number, e: number): string {
   const builder = new LineBuilder(MAX_LINE_CHARS);
   builder.add(decoder.decode(b.subarray(s, e)));
-  return redactLine(builder.take());
+  return builder.take();
 }
 
 /** Bytes read at a time by random access: lines near each other share a read; a longer line reads more. */

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { bomBytes, CHUNK, EVERY, lastLineText, LineReader, lineOf, textOf, type LineIndex } from './byte-lines';
+import { bomBytes, CHUNK, EVERY, LineReader, lineOf, rawLastLineText, rawTextOf, textOf, type LineIndex } from './byte-lines';
 import { InfoColumn } from './level-column';
 import { LineKernel } from './line-kernel';
 
@@ -19,7 +19,11 @@ import { LineKernel } from './line-kernel';
 export interface LineSink {
   /** Count `n` info lines in a row; returns 0. */
   info(n: number): 0;
-  line(text: string): string | undefined;
+  /**
+   * A decoded line, its secrets NOT redacted: the sink redacts what it keeps (log-scan.ts: the error and warning
+   * lines), so the secret scan never runs on the lines it drops.
+   */
+  line(raw: string): string | undefined;
   /** While true, a frame line (`\tat …`) may be given to `frame` undecoded. */
   readonly inStack: boolean;
   frame(): void;
@@ -156,7 +160,7 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
     else if (column.isInfo(p, nl) || column.isStructuredInfo(p, nl)) infos++;
     else {
       if (infos !== 0) infos = sink.info(infos);
-      const id = sink.line(last ? lastLineText(buf, p, nl) : textOf(buf, p, nl));
+      const id = sink.line(last ? rawLastLineText(buf, p, nl) : rawTextOf(buf, p, nl));
       if (id !== undefined) watch.site(id, line, chunk);
     }
     line++;
