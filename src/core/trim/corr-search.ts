@@ -3,8 +3,9 @@
  * per-id search (one Buffer#indexOf per id per chunk) reads the same bytes once per id, which a log with hundreds of
  * errors near each other pays hundreds of times over.
  *
- * Each id is looked for by its last four bytes: the pass keeps the four bytes ending at each position as one
- * 32-bit word, tests a bit of a 64 Ki table for it, and only on a hit compares the ids that end with that word.
+ * Every four bytes of every id are one 32-bit word in a table (a bit per hash, 128 Ki bits, then the ids and
+ * offsets where the word stands). The pass reads the word ending every few bytes (fewer than the shortest id
+ * holds) and, only on a hit, compares the ids that hold that word at the place it would stand.
  * A correlation id is at least 6 ASCII characters without a line end (log-parse.ts's CORRELATION), so a match lies
  * within one line and its bytes are the id's latin1 bytes, as the per-id search looks for them.
  */
@@ -21,7 +22,7 @@ export interface ChunkLines {
   end: number;
 }
 
-const TABLE_BITS = 16;
+const TABLE_BITS = 17;
 const MIX = 0x9e3779b1;
 
 /** The 32-bit word of the four bytes ending at `p`. */
@@ -29,11 +30,16 @@ function wordAt(b: ArrayLike<number>, p: number): number {
   return (b[p - 3] << 24) | (b[p - 2] << 16) | (b[p - 1] << 8) | b[p];
 }
 
-/** Bytes the per-id search would read for these ranges, and bytes one pass reads (their union). */
-export function searchCost(chunk: ChunkLines, wanted: Wanted): { each: number; once: number } {
+/**
+ * Bytes the per-id search would read for these ranges (`each`), bytes one pass reads (`once`, their union) and the
+ * stride of that pass (`step`, from the shortest id).
+ */
+export function searchCost(chunk: ChunkLines, wanted: Wanted): { each: number; once: number; step: number } {
   let each = 0;
+  let shortest = Infinity;
   const all: number[][] = [];
-  for (const ranges of wanted.values()) {
+  for (const [id, ranges] of wanted) {
+    shortest = Math.min(shortest, id.length);
     for (let k = 0; k < ranges.length; k += 2) {
       const [s, e] = byteSpan(chunk, ranges[k], ranges[k + 1]);
       each += e - s;
@@ -42,7 +48,7 @@ export function searchCost(chunk: ChunkLines, wanted: Wanted): { each: number; o
   }
   let once = 0;
   for (const [s, e] of merged(all)) once += e - s;
-  return { each, once };
+  return { each, once, step: Math.max(1, shortest - 3) };
 }
 
 /** Bytes [start of line lo, end of line hi) of the chunk (the end includes hi's line end, which no id matches). */
@@ -71,40 +77,45 @@ export function searchIds(chunk: ChunkLines, wanted: Wanted): number[] {
   const ids: string[] = [];
   const bytes: Uint8Array[] = [];
   const bits = new Uint8Array(1 << TABLE_BITS);
+  /** For each word, the (id, offset) pairs where it stands in an id, flattened. */
   const byWord = new Map<number, number[]>();
   const spans: number[][] = [];
+  let shortest = Infinity;
   for (const [id, ranges] of wanted) {
     if (ranges.length === 0 || id.length < 4) continue;
     const k = ids.length;
     ids.push(id);
     const b = Buffer.from(id, 'latin1');
     bytes.push(b);
-    const w = wordAt(b, b.length - 1);
-    bits[Math.imul(w, MIX) >>> (32 - TABLE_BITS)] = 1;
-    const list = byWord.get(w);
-    if (list) list.push(k);
-    else byWord.set(w, [k]);
+    shortest = Math.min(shortest, b.length);
+    for (let off = 0; off + 4 <= b.length; off++) {
+      const w = wordAt(b, off + 3);
+      bits[Math.imul(w, MIX) >>> (32 - TABLE_BITS)] = 1;
+      const list = byWord.get(w);
+      if (list) list.push(k, off);
+      else byWord.set(w, [k, off]);
+    }
     for (let r = 0; r < ranges.length; r += 2) spans.push(byteSpan(chunk, ranges[r], ranges[r + 1]));
   }
   const found = new Set<number>();
   const buf = chunk.buf;
   // An id shorter than a word (none is: CORRELATION takes 6 characters or more) is looked for on its own.
   for (const [id, ranges] of wanted) if (id.length < 4) for (const line of eachIn(chunk, id, ranges)) found.add(line);
+  // Any occurrence of an id spans `shortest` bytes, so one of the words ending every `step` bytes lies inside it:
+  // only those words are looked up (a 36-character UUID: one position in 33).
+  const step = Math.max(1, shortest - 3);
   for (const [s, e] of merged(spans)) {
-    let w = 0;
-    // The first three bytes fill the word; from the fourth on, each position ends a word.
-    for (let p = s; p < Math.min(s + 3, e); p++) w = (w << 8) | buf[p];
-    for (let p = s + 3; p < e; p++) {
-      w = (w << 8) | buf[p];
+    for (let p = s + 3; p < e; p += step) {
+      const w = (buf[p - 3] << 24) | (buf[p - 2] << 16) | (buf[p - 1] << 8) | buf[p];
       if (bits[Math.imul(w, MIX) >>> (32 - TABLE_BITS)] === 0) continue;
       const list = byWord.get(w);
       if (list === undefined) continue;
-      for (const k of list) {
-        const id = bytes[k];
-        const start = p + 1 - id.length;
-        if (start < s || !same(buf, start, id)) continue;
+      for (let c = 0; c < list.length; c += 2) {
+        const id = bytes[list[c]];
+        const start = p - 3 - list[c + 1];
+        if (start < s || start + id.length > e || !same(buf, start, id)) continue;
         const line = lineAt(chunk, start);
-        if (inRanges(wanted.get(ids[k])!, line)) found.add(line);
+        if (inRanges(wanted.get(ids[list[c]])!, line)) found.add(line);
       }
     }
   }
@@ -112,8 +123,7 @@ export function searchIds(chunk: ChunkLines, wanted: Wanted): number[] {
 }
 
 function same(buf: Uint8Array, at: number, id: Uint8Array): boolean {
-  // The last four bytes matched already.
-  for (let i = id.length - 5; i >= 0; i--) if (buf[at + i] !== id[i]) return false;
+  for (let i = 0; i < id.length; i++) if (buf[at + i] !== id[i]) return false;
   return true;
 }
 

@@ -43,10 +43,11 @@ const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY/;
 const MAX_WATCHED = 512;
 
 /**
- * One pass for all ids when the per-id search would read this many times the bytes. Measured on a 4 MiB chunk of
- * the bench's dense log (Node 22): one pass 18–23 ms CPU, Buffer#indexOf 0.7 ms per id (300 ids: 217 ms).
+ * One pass for all ids when the per-id search would read more than this many bytes per byte of the pass's stride.
+ * Measured on a 4 MiB chunk of the bench's dense log (Node 20, UUIDs: a stride of 33): one pass 2 ms CPU,
+ * Buffer#indexOf 0.7 ms per id (300 ids: 217 ms); one pass reads about as much as 3 ids' searches, 100 / 33.
  */
-const ONE_PASS_RATIO = 24;
+const ONE_PASS_COST = 100;
 let corrMode: 'auto' | 'once' | 'each' = 'auto';
 
 /** For tests: search correlated lines in one pass for all ids, or one Buffer#indexOf per id ('auto': whichever reads less). */
@@ -281,7 +282,7 @@ class CorrWatch {
     let once = corrMode === 'once';
     if (corrMode === 'auto') {
       const cost = searchCost(lines, wanted);
-      once = cost.each > ONE_PASS_RATIO * cost.once;
+      once = cost.each * cost.step > ONE_PASS_COST * cost.once;
     }
     const found = once ? searchIds(lines, wanted) : [...wanted].flatMap(([id, ranges]) => eachIn(lines, id, ranges));
     const starts = chunk.starts;
