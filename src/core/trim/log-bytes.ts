@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { bomBytes, CHUNK, EVERY, LineReader, lineOf, rawLastLineText, rawTextOf, textOf, type LineIndex } from './byte-lines';
+import { redactEach } from '../redact/apply';
+import { bomBytes, CHUNK, EVERY, LineReader, lineOf, rawLastLineText, rawTextOf, type LineIndex } from './byte-lines';
 import { eachIn, searchCost, searchIds, type ChunkLines, type Wanted } from './corr-search';
 import { InfoColumn } from './level-column';
 import { LineKernel } from './line-kernel';
@@ -114,7 +115,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
     if (pass.infos !== 0) sink.info(pass.infos);
     if (chunk.at + carry !== stat.size) return undefined;
     index.total = pass.line;
-    if (!pass.watch.failed) index.correlated = pass.watch.found;
+    if (!pass.watch.failed) index.correlated = pass.watch.redacted();
     return index;
   } finally {
     fs.closeSync(fd);
@@ -222,7 +223,8 @@ function holdsKeyMarker(view: Buffer): boolean {
  * each following chunk up to line i + radius. Found lines are decoded; the caller reads their ids.
  */
 class CorrWatch {
-  readonly found = new Map<number, string>();
+  /** The lines found, as decoded: redacted all at once when the scan is done (`redacted`). */
+  private readonly found = new Map<number, string>();
   failed = false;
   private readonly watched = new Map<string, { from: number; until: number }>();
   /** Line ranges before this chunk's errors, searched at its end. */
@@ -255,6 +257,14 @@ class CorrWatch {
     }
     if (known) known.until = Math.max(known.until, i + this.radius);
     else this.watched.set(id, { from: i + 1, until: i + this.radius });
+  }
+
+  /** The lines found, their secrets redacted (one pre-check over all of them). */
+  redacted(): Map<number, string> {
+    const texts = redactEach([...this.found.values()]);
+    let k = 0;
+    for (const i of this.found.keys()) this.found.set(i, texts[k++]);
+    return this.found;
   }
 
   /**
@@ -292,7 +302,7 @@ class CorrWatch {
       const s = starts[k];
       // A line ends before its `\n`; the chunk's last one at `end`, or before the `\n` just before it.
       const e = k + 1 < chunk.lines ? starts[k + 1] - 1 : end > s && chunk.buf[end - 1] === 10 ? end - 1 : end;
-      this.found.set(i, textOf(chunk.buf, s, e));
+      this.found.set(i, rawTextOf(chunk.buf, s, e));
     }
   }
 
@@ -306,7 +316,7 @@ class CorrWatch {
       for (let h = view.indexOf(id, 0, 'latin1'); h !== -1; h = view.indexOf(id, h + 1, 'latin1')) {
         const reader = (this.lines ??= new LineReader(this.fd, this.index));
         const i = lineOf(reader, this.index.starts, off + h);
-        if (i >= lo && !this.found.has(i)) this.found.set(i, reader.text(i));
+        if (i >= lo && !this.found.has(i)) this.found.set(i, reader.raw(i));
       }
       if (off + n >= chunk.at) break;
     }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { trimOptions } from '../../../src/core/chain/trim';
 import { defaultPolicy } from '../../../src/core/policy';
-import { redactLine, redactLines } from '../../../src/core/redact/apply';
+import { redactEach, redactLine, redactLines } from '../../../src/core/redact/apply';
 import { fileLines } from '../../../src/core/sources/line-reader';
 import { redactedFileLines, STREAM_CHUNK_BYTES } from '../../../src/core/trim/lines';
 import { trimLog } from '../../../src/core/trim/log';
@@ -76,5 +76,24 @@ describe('the log scan redacts only what it keeps', () => {
     assert.deepEqual(fast, slow);
     assert.ok(fast.text.includes(`2026-11-12T08:41:40Z ERROR upstream rejected key [REDACTED:aws-access-key] for merchant m-42`), fast.text);
     assert.ok(!fast.text.includes(KEPT_SECRET) && !fast.text.includes(DROPPED_SECRET));
+  });
+});
+
+describe('redactEach', () => {
+  it('redacts each line as redactLine does, with one pre-check per batch (secrets, non-ASCII, empty lines, over a batch)', () => {
+    const samples = [
+      `key ${KEPT_SECRET} here`,
+      `token=${DROPPED_SECRET}`,
+      'Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123456789',
+      'password: "hunter2-Xy9"',
+      'plain line without any hint',
+      '',
+      'K\u212aLVIN sign lowers to k: kelvin key=Zx81kd9Qw2',
+      'café 日本 postgres://admin:s3cr3tPassw0rd@db.internal:5432/app',
+    ];
+    const lines = Array.from({ length: 5000 }, (_, i) => samples[(i * 7) % samples.length] + (i % 3 === 0 ? ` #${i}` : ''));
+    const expected = lines.map(redactLine);
+    assert.ok(expected.filter((l, i) => l !== lines[i]).length > 2000, 'most sample lines hold a secret');
+    assert.deepEqual(redactEach([...lines]), expected);
   });
 });
