@@ -33,7 +33,9 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
  */
 export function rawTextOf(b: Uint8Array, s: number, e: number): string {
   if (s === e) return '';
-  const text = decoder.decode(b.subarray(s, e));
+  // Buffer#toString decodes as the decoder does (U+FFFD for each maximal invalid subpart, a BOM kept) without
+  // making a view of the line first.
+  const text = b instanceof Buffer ? b.toString('utf8', s, e) : decoder.decode(b.subarray(s, e));
   // The reader drops one trailing CR; a line too long goes through its builder, which clips it (and drops the CR).
   if (text.length <= MAX_LINE_CHARS) return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
   const builder = new LineBuilder(MAX_LINE_CHARS);
