@@ -6,14 +6,17 @@
 //   node scripts/bench.mjs [--json] [--quick] [--gib] [--data DIR]
 //     --quick  a smaller run (a 50 MiB log, a 10k-file tree, 5 re-assemblies)
 //     --gib    add the 1 GiB log
-//     --only   a comma-separated list of sections: logs, example, reassembly, extension, scan, workspaces,
+//     --only   a comma-separated list of sections: logs, shapes, example, reassembly, extension, scan, workspaces,
 //              tokenizers, gateway (default: all)
+//   CTXCTL_BENCH_LOG_MIB=N   the size of the log-shape rows (default 512, 50 with --quick)
+//   CTXCTL_LOGHUB=DIR        a clone of github.com/logpai/loghub for the mixed real-logs row (skipped without)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { fileTree, largeWorkspace, logWorkspace, notesWorkspace, sizedWorkspace } from './bench/gen.mjs';
+import { measureShapes } from './bench/log-shapes.mjs';
 import { cliBody, fit, median, node, program, which } from './bench/measure.mjs';
 import { compareTokenizers } from './bench/tokenizers.mjs';
 import { packageSizes } from './bench/packages.mjs';
@@ -78,6 +81,15 @@ for (const mib of !want('logs') ? [] : quick ? [50] : [200, 512, ...(flag('--gib
   const ours = node('preview', cliBody(cli, ['preview', '--workspace', ws, '--task', path.join(ws, 'task.md')], 'app.log|FINAL'));
   row(`${mib} MiB log preview, CPU time`, ms(ours.cpuMs), ref, { target: '≤ 10× (stretch 3×)', result: ours.out });
   row(`${mib} MiB log preview, peak RSS`, { value: Math.round(ours.rssMB), unit: 'MB' }, undefined, { target: '≤ 250 MB' });
+}
+
+// ---- 1b. every log shape: preview CPU time vs `rg -c` on the same file, peak RSS -----------------------------------
+if (want('shapes')) {
+  const mib = Number(process.env.CTXCTL_BENCH_LOG_MIB ?? (quick ? 50 : 512));
+  for (const r of measureShapes({ cli, data, mib, log })) {
+    row(`${mib} MiB ${r.shape} log preview, CPU time`, ms(r.cpuMs), r.ref, { target: '≤ 10×', result: r.result });
+    row(`${mib} MiB ${r.shape} log preview, peak RSS`, { value: r.rssMB, unit: 'MB' }, undefined, { target: '≤ 250 MB' });
+  }
 }
 
 // ---- 2. cold preview of the example vs node loading js-tiktoken and encoding one string -------------------------

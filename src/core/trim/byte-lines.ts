@@ -1,10 +1,11 @@
 import { hostFs as fs } from '../host';
-import { redactLine } from '../redact/apply';
+import { redactEach } from '../redact/apply';
 import { LineBuilder, MAX_LINE_CHARS } from '../sources/line-reader';
 
 /**
  * A log file's lines read from its bytes, exactly as the streamed reader (`redactLines(fileLines(…))`) yields
- * them: decoded, one trailing CR dropped, clipped past MAX_LINE_CHARS, secrets redacted. Pass 1 of the log scan
+ * them: decoded, one trailing CR dropped, clipped past MAX_LINE_CHARS, then (for the lines kept) secrets
+ * redacted. Pass 1 of the log scan
  * (log-bytes.ts) keeps a checkpoint every EVERY lines; with them, any line is read again by its index.
  */
 
@@ -26,15 +27,20 @@ export interface LineIndex {
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** The line `b[s, e)` (without its `\n`) as the streamed reader yields it. */
-export function textOf(b: Uint8Array, s: number, e: number): string {
+/**
+ * The line `b[s, e)` decoded as the streamed reader decodes it (one trailing CR dropped, clipped past
+ * MAX_LINE_CHARS), secrets not yet redacted: for the log scan, which redacts only the lines it keeps.
+ */
+export function rawTextOf(b: Uint8Array, s: number, e: number): string {
   if (s === e) return '';
-  const text = decoder.decode(b.subarray(s, e));
+  // Buffer#toString decodes as the decoder does (U+FFFD for each maximal invalid subpart, a BOM kept) without
+  // making a view of the line first.
+  const text = b instanceof Buffer ? b.toString('utf8', s, e) : decoder.decode(b.subarray(s, e));
   // The reader drops one trailing CR; a line too long goes through its builder, which clips it (and drops the CR).
-  if (text.length <= MAX_LINE_CHARS) return redactLine(text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text);
+  if (text.length <= MAX_LINE_CHARS) return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
   const builder = new LineBuilder(MAX_LINE_CHARS);
   builder.add(text);
-  return redactLine(builder.take());
+  return builder.take();
 }
 
 /** Bytes of the byte-order marks the reader skips: the decoder's, and one more the reader strips itself. */
@@ -44,11 +50,11 @@ export function bomBytes(b: Uint8Array, n: number): number {
   return p;
 }
 
-/** The file's last line, when it has no `\n`: the reader's builder drops its CR and clips it. */
-export function lastLineText(b: Uint8Array, s: number, e: number): string {
+/** The file's last line, when it has no `\n`: the reader's builder drops its CR and clips it; secrets not yet redacted. */
+export function rawLastLineText(b: Uint8Array, s: number, e: number): string {
   const builder = new LineBuilder(MAX_LINE_CHARS);
   builder.add(decoder.decode(b.subarray(s, e)));
-  return redactLine(builder.take());
+  return builder.take();
 }
 
 /** Bytes read at a time by random access: lines near each other share a read; a longer line reads more. */
@@ -80,15 +86,11 @@ export class LineReader {
     return [this.start, this.end(this.start)];
   }
 
-  /** The line at `i` and its first byte, decoded as pass 1 decoded it. */
-  text(i: number): string {
+  /** The line at `i`, decoded as the streamed reader decodes it, its secrets NOT redacted (`redactEach` them). */
+  raw(i: number): string {
     const [s, e] = this.range(i);
     this.load(s, e - s);
-    return this.decoded(s, e);
-  }
-
-  private decoded(s: number, e: number): string {
-    return e === this.index.size ? lastLineText(this.buf, s - this.at, e - this.at) : textOf(this.buf, s - this.at, e - this.at);
+    return e === this.index.size ? rawLastLineText(this.buf, s - this.at, e - this.at) : rawTextOf(this.buf, s - this.at, e - this.at);
   }
 
   private end(s: number): number {
@@ -130,7 +132,9 @@ export function linesAt(index: LineIndex, indices: number[]): Map<number, string
     const stat = fs.fstatSync(fd);
     if (stat.size !== index.size || stat.mtimeMs !== index.mtimeMs) return undefined;
     const reader = new LineReader(fd, index);
-    return new Map(indices.map((i) => [i, reader.text(i)]));
+    // Decoded one by one, redacted together: one secret pre-check over all of them.
+    const texts = redactEach(indices.map((i) => reader.raw(i)));
+    return new Map(indices.map((i, k) => [i, texts[k]]));
   } finally {
     fs.closeSync(fd);
   }

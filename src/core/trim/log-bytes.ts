@@ -1,5 +1,7 @@
 import { hostFs as fs } from '../host';
-import { bomBytes, CHUNK, EVERY, lastLineText, LineReader, lineOf, textOf, type LineIndex } from './byte-lines';
+import { redactEach } from '../redact/apply';
+import { bomBytes, CHUNK, EVERY, LineReader, lineOf, rawLastLineText, rawTextOf, type LineIndex } from './byte-lines';
+import { eachIn, searchCost, searchIds, type ChunkLines, type Wanted } from './corr-search';
 import { InfoColumn } from './level-column';
 import { LineKernel } from './line-kernel';
 
@@ -19,7 +21,11 @@ import { LineKernel } from './line-kernel';
 export interface LineSink {
   /** Count `n` info lines in a row; returns 0. */
   info(n: number): 0;
-  line(text: string): string | undefined;
+  /**
+   * A decoded line, its secrets NOT redacted: the sink redacts what it keeps (log-scan.ts: the error and warning
+   * lines), so the secret scan never runs on the lines it drops.
+   */
+  line(raw: string): string | undefined;
   /** While true, a frame line (`\tat …`) may be given to `frame` undecoded. */
   readonly inStack: boolean;
   frame(): void;
@@ -36,6 +42,19 @@ const KEY_BEFORE = 53;
 const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY/;
 /** Ids watched at once; past this, correlated lines are left to the streamed pass 2. */
 const MAX_WATCHED = 512;
+
+/**
+ * One pass for all ids when the per-id search would read more than this many bytes per byte of the pass's stride.
+ * Measured on a 4 MiB chunk of the bench's dense log (Node 20, UUIDs: a stride of 33): one pass 2 ms CPU,
+ * Buffer#indexOf 0.7 ms per id (300 ids: 217 ms); one pass reads about as much as 3 ids' searches, 100 / 33.
+ */
+const ONE_PASS_COST = 100;
+let corrMode: 'auto' | 'once' | 'each' = 'auto';
+
+/** For tests: search correlated lines in one pass for all ids, or one Buffer#indexOf per id ('auto': whichever reads less). */
+export function useCorrSearch(mode: 'auto' | 'once' | 'each'): void {
+  corrMode = mode;
+}
 
 /** Files at least this large are read through the line kernel when it is available (below, its set-up costs more than it saves). */
 const KERNEL_MIN_BYTES = 256 * 1024;
@@ -96,7 +115,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
     if (pass.infos !== 0) sink.info(pass.infos);
     if (chunk.at + carry !== stat.size) return undefined;
     index.total = pass.line;
-    if (!pass.watch.failed) index.correlated = pass.watch.found;
+    if (!pass.watch.failed) index.correlated = pass.watch.redacted();
     return index;
   } finally {
     fs.closeSync(fd);
@@ -156,7 +175,7 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
     else if (column.isInfo(p, nl) || column.isStructuredInfo(p, nl)) infos++;
     else {
       if (infos !== 0) infos = sink.info(infos);
-      const id = sink.line(last ? lastLineText(buf, p, nl) : textOf(buf, p, nl));
+      const id = sink.line(last ? rawLastLineText(buf, p, nl) : rawTextOf(buf, p, nl));
       if (id !== undefined) watch.site(id, line, chunk);
     }
     line++;
@@ -204,10 +223,13 @@ function holdsKeyMarker(view: Buffer): boolean {
  * each following chunk up to line i + radius. Found lines are decoded; the caller reads their ids.
  */
 class CorrWatch {
-  readonly found = new Map<number, string>();
+  /** The lines found, as decoded: redacted all at once when the scan is done (`redacted`). */
+  private readonly found = new Map<number, string>();
   failed = false;
   private readonly watched = new Map<string, { from: number; until: number }>();
-  private back: Buffer | undefined;
+  /** Line ranges before this chunk's errors, searched at its end. */
+  private back: Wanted = new Map();
+  private reread: Buffer | undefined;
   private lines: LineReader | undefined;
 
   constructor(
@@ -227,53 +249,74 @@ class CorrWatch {
     const lo = Math.max(0, i - this.radius);
     if (lo < chunk.firstLine) this.before(id, lo, chunk);
     const from = Math.max(lo, chunk.firstLine);
-    this.inChunk(id, chunk, from, i - 1, chunk.starts[i - chunk.firstLine]);
+    // The lines before it in the chunk are searched with the chunk's other ranges, at its end (`ahead`).
+    if (from <= i - 1) {
+      const list = this.back.get(id);
+      if (list) list.push(from, i - 1);
+      else this.back.set(id, [from, i - 1]);
+    }
     if (known) known.until = Math.max(known.until, i + this.radius);
     else this.watched.set(id, { from: i + 1, until: i + this.radius });
   }
 
-  /** At the end of a chunk whose last whole line is `last`, ending before byte `end`: search the watched ids in its lines. */
+  /** The lines found, their secrets redacted (one pre-check over all of them). */
+  redacted(): Map<number, string> {
+    const texts = redactEach([...this.found.values()]);
+    let k = 0;
+    for (const i of this.found.keys()) this.found.set(i, texts[k++]);
+    return this.found;
+  }
+
+  /**
+   * At the end of a chunk whose last whole line is `last`, ending before byte `end`: search its lines for the ids
+   * watched in them and the ids of its errors (the lines before each), all in one pass (corr-search.ts) unless
+   * the ranges are so few and short that one Buffer#indexOf per range reads fewer bytes.
+   */
   ahead(chunk: Chunk, last: number, end: number): void {
+    const wanted: Wanted = this.back;
+    this.back = new Map();
+    if (this.failed) return;
     for (const [id, w] of this.watched) {
       const to = Math.min(w.until, last);
-      if (w.from <= to) this.inChunk(id, chunk, Math.max(w.from, chunk.firstLine), to, to + 1 - chunk.firstLine < chunk.lines ? chunk.starts[to + 1 - chunk.firstLine] : end);
+      if (w.from <= to) {
+        const list = wanted.get(id);
+        const from = Math.max(w.from, chunk.firstLine);
+        if (list) list.push(from, to);
+        else wanted.set(id, [from, to]);
+      }
       w.from = last + 1;
       if (w.until <= last) this.watched.delete(id);
     }
-  }
-
-  /** Lines `from`..`to` of the chunk (ending at byte `stop`) that hold `id`. */
-  private inChunk(id: string, chunk: Chunk, from: number, to: number, stop: number): void {
-    if (from > to) return;
+    if (wanted.size === 0) return;
+    const lines: ChunkLines = { buf: chunk.buf, starts: chunk.starts, firstLine: chunk.firstLine, lines: chunk.lines, end };
+    let once = corrMode === 'once';
+    if (corrMode === 'auto') {
+      const cost = searchCost(lines, wanted);
+      once = cost.each * cost.step > ONE_PASS_COST * cost.once;
+    }
+    const found = once ? searchIds(lines, wanted) : [...wanted].flatMap(([id, ranges]) => eachIn(lines, id, ranges));
     const starts = chunk.starts;
-    const view = chunk.buf.subarray(0, stop);
-    for (let h = view.indexOf(id, starts[from - chunk.firstLine], 'latin1'); h !== -1; h = view.indexOf(id, h + 1, 'latin1')) {
-      let lo = from - chunk.firstLine;
-      let hi = to - chunk.firstLine;
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (starts[mid] <= h) lo = mid;
-        else hi = mid - 1;
-      }
-      const i = chunk.firstLine + lo;
-      if (!this.found.has(i)) {
-        const nl = view.indexOf(10, starts[lo]);
-        this.found.set(i, textOf(chunk.buf, starts[lo], nl === -1 ? stop : nl));
-      }
+    for (const i of found) {
+      if (this.found.has(i)) continue;
+      const k = i - chunk.firstLine;
+      const s = starts[k];
+      // A line ends before its `\n`; the chunk's last one at `end`, or before the `\n` just before it.
+      const e = k + 1 < chunk.lines ? starts[k + 1] - 1 : end > s && chunk.buf[end - 1] === 10 ? end - 1 : end;
+      this.found.set(i, rawTextOf(chunk.buf, s, e));
     }
   }
 
   /** Lines from `lo` up to the chunk's first line that hold `id`: read again from the checkpoint before `lo`. */
   private before(id: string, lo: number, chunk: Chunk): void {
     const from = this.index.starts[Math.floor(lo / EVERY)];
-    const buf = (this.back ??= Buffer.allocUnsafe(CHUNK));
+    const buf = (this.reread ??= Buffer.allocUnsafe(CHUNK));
     for (let off = from; off < chunk.at; off += buf.length - id.length) {
       const n = fs.readSync(this.fd, buf, 0, Math.min(buf.length, chunk.at - off), off);
       const view = buf.subarray(0, n);
       for (let h = view.indexOf(id, 0, 'latin1'); h !== -1; h = view.indexOf(id, h + 1, 'latin1')) {
         const reader = (this.lines ??= new LineReader(this.fd, this.index));
         const i = lineOf(reader, this.index.starts, off + h);
-        if (i >= lo && !this.found.has(i)) this.found.set(i, reader.text(i));
+        if (i >= lo && !this.found.has(i)) this.found.set(i, reader.raw(i));
       }
       if (off + n >= chunk.at) break;
     }

@@ -1,3 +1,4 @@
+import { redactLine } from '../redact/apply';
 import { own } from './lines';
 import { correlationId, isCauseLine, isStackLine, shortMessage, timestampOf } from './log-parse';
 import { severityOf } from './severity';
@@ -78,7 +79,8 @@ export function scanErrors(lines: Lines): LogScan {
 
 /** Pass 1 from the file's bytes; undefined when the streamed lines must be read instead (log-bytes.ts). */
 function scanFile(abs: string): LogScan | undefined {
-  const scanner = new ErrorScanner();
+  // The byte path gives lines as decoded, not redacted: the scanner redacts the lines it keeps.
+  const scanner = new ErrorScanner(redactLine);
   const file = scanFileBytes(abs, scanner, CORR_RADIUS);
   return file && { ...scanner.result(), file };
 }
@@ -92,8 +94,16 @@ function scanLines(lines: Lines): LogScan {
 /**
  * Pass 1, one line at a time. `line` takes a decoded line; `info` counts a line known to be an info line that is
  * no stack line (log-bytes.ts's leading INFO column), which `line` would only count and close the open stack on.
+ *
+ * `redact` is applied to the lines the scanner keeps anything of (error and warning lines: their message, template,
+ * time and id), never to the others: given raw lines (log-bytes.ts) it is `redactLine`; given lines already redacted
+ * (the stream), it is the identity. A line's level is read again after redaction, so that a redacted line is judged
+ * as the stream judges it; a dropped line is judged on its raw text (a stack line, an info line), which redaction
+ * does not change (a placeholder holds no level word).
  */
 export class ErrorScanner {
+  constructor(private readonly redact: (line: string) => string = (line) => line) {}
+
   private readonly groups: ErrorGroup[] = [];
   private readonly byCluster = new Map<string, number>();
   private readonly miners = { error: new TemplateMiner(MAX_GROUPS), warn: new TemplateMiner(MAX_GROUPS) };
@@ -128,13 +138,13 @@ export class ErrorScanner {
   }
 
   /** Count a decoded line; returns the correlation id of the error whose site it opens, if any. */
-  line(line: string): string | undefined {
+  line(raw: string): string | undefined {
     const i = this.total++;
-    if (this.swallowing && isStackLine(line)) {
+    if (this.swallowing && isStackLine(raw)) {
       const open = this.open;
       if (!open) return undefined;
       open.stackEnd = i;
-      if (isCauseLine(line)) {
+      if (isCauseLine(raw)) {
         open.causes.push(i);
         if (open.causes.length > MAX_CAUSES) open.causes.shift();
       }
@@ -142,8 +152,10 @@ export class ErrorScanner {
     }
     this.open = undefined;
     this.swallowing = false;
-    const severity = severityOf(line);
+    let severity = severityOf(raw);
     if (severity === 'info') return undefined;
+    const line = this.redact(raw);
+    if (line !== raw && (severity = severityOf(line)) === 'info') return undefined;
     if (severity === 'error') {
       this.errors++;
       if (this.firstError < 0) this.firstError = i;

@@ -1,7 +1,7 @@
 import { trimCommand } from './command';
 import { clipLine, countRetained, MARK, omitted } from './lines';
 import { timestampOf } from './log-parse';
-import { gatherPool, type Pool } from './log-pool';
+import { gatherPool, type Pool, type Reason } from './log-pool';
 import { scanErrors, type ErrorGroup, type LogScan } from './log-scan';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
 import { fitsBudget, type Lines, type TemplateCounts, type TrimOptions, type TrimOutput } from './types';
@@ -74,8 +74,10 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   ];
   // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
   const fits = (r: Rendered) => {
-    const text = r.lines.join('\n');
-    return text.length <= options.maxTokens * 12 && fitsBudget(text, options);
+    // The length first, without joining: most candidates of a large log are far too long.
+    let length = r.lines.length - 1;
+    for (const line of r.lines) length += line.length;
+    return length <= options.maxTokens * 12 && fitsBudget(r.lines.join('\n'), options);
   };
   let chosen: Rendered | undefined;
   for (const d of ladder) {
@@ -192,9 +194,10 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
     if (d.context === 'all') for (const site of g.sites) withContext.add(site.id);
     else withContext.add(g.sites[0].id);
   }
-  const chosen: number[] = [];
-  for (const [index, reasons] of pool.reasons) {
-    const keep = reasons.some((r) => {
+  const order = orderOf(pool);
+  const keep = new Uint8Array(order.indices.length);
+  for (let k = 0; k < keep.length; k++) {
+    const kept = order.reasons[k].some((r) => {
       if (!withContext.has(r.site)) return r.kind === 'self' && d.repeats === 'lines' && d.firsts === undefined;
       switch (r.kind) {
         case 'self':
@@ -209,30 +212,22 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
           return false;
       }
     });
-    if (keep) chosen.push(index);
+    if (kept) keep[k] = 1;
   }
   const top = verbatim[0].sites[0].id;
   const corrFor = (site: number) => withContext.has(site) && (d.corrScope !== 'top' || site === top);
   if (d.corr > 0) {
-    const perSite = new Map<number, { index: number; rank: number }[]>();
-    for (const [index, reasons] of pool.reasons) {
-      for (const r of reasons) {
-        if (r.kind !== 'corr' || !corrFor(r.site)) continue;
-        const list = perSite.get(r.site) ?? [];
-        list.push({ index, rank: r.rank });
-        perSite.set(r.site, list);
-      }
-    }
-    for (const list of perSite.values()) {
-      list.sort((a, b) => a.rank - b.rank || a.index - b.index);
-      for (const { index } of list.slice(0, d.corr)) chosen.push(index);
+    for (const [site, list] of order.corrBySite) {
+      if (!corrFor(site)) continue;
+      for (let n = 0; n < Math.min(d.corr, list.length); n++) keep[list[n]] = 1;
     }
   }
-  const indices = [...new Set(chosen)].sort((a, b) => a - b);
-  const siteLines = new Set(scan.sites.map((site) => site.index));
+  const siteLines = siteLinesOf(scan);
   const out: string[] = [];
   let previous = -1;
-  for (const index of indices) {
+  for (let k = 0; k < keep.length; k++) {
+    if (keep[k] === 0) continue;
+    const index = order.indices[k];
     if (index > previous + 1) out.push(omitted(index - previous - 1));
     const line = pool.lines.get(index) ?? '';
     out.push(clipLine(line, siteLines.has(index) ? d.clip * 2 : d.clip));
@@ -240,4 +235,42 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
   }
   if (previous < scan.total - 1) out.push(omitted(scan.total - 1 - previous));
   return { lines: out, firsts: verbatim.length };
+}
+
+/** A pool's lines in order, with their reasons, and each error's correlated lines nearest first: made once per pool, read by every candidate. */
+interface PoolOrder {
+  indices: number[];
+  reasons: Reason[][];
+  /** Per error, the positions (in `indices`) of its correlated lines, by distance then line. */
+  corrBySite: Map<number, number[]>;
+}
+
+const orders = new WeakMap<Pool, PoolOrder>();
+
+function orderOf(pool: Pool): PoolOrder {
+  let order = orders.get(pool);
+  if (order) return order;
+  const indices = [...pool.reasons.keys()].sort((a, b) => a - b);
+  const reasons = indices.map((i) => pool.reasons.get(i)!);
+  const corr = new Map<number, { at: number; index: number; rank: number }[]>();
+  indices.forEach((index, at) => {
+    for (const r of reasons[at]) {
+      if (r.kind !== 'corr') continue;
+      const list = corr.get(r.site);
+      if (list) list.push({ at, index, rank: r.rank });
+      else corr.set(r.site, [{ at, index, rank: r.rank }]);
+    }
+  });
+  const corrBySite = new Map([...corr].map(([site, list]) => [site, list.sort((a, b) => a.rank - b.rank || a.index - b.index).map((c) => c.at)]));
+  orders.set(pool, (order = { indices, reasons, corrBySite }));
+  return order;
+}
+
+const siteLineSets = new WeakMap<LogScan, Set<number>>();
+
+/** The lines of the scan's error sites (kept with twice the clip). */
+function siteLinesOf(scan: LogScan): Set<number> {
+  let lines = siteLineSets.get(scan);
+  if (!lines) siteLineSets.set(scan, (lines = new Set(scan.sites.map((site) => site.index))));
+  return lines;
 }
