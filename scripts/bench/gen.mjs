@@ -113,7 +113,7 @@ export function fileTree(base, count) {
 const TOPICS = ['payment', 'retry', 'timeout', 'gateway', 'checkout', 'ledger', 'refund', 'invoice', 'settlement', 'webhook'];
 
 /**
- * A workspace of `count` files for the preview scaling rows (issue 30): Markdown notes that share the task's words
+ * A workspace of `count` files for the preview scaling rows: Markdown notes that share the task's words
  * (the index's worst case: every one is a candidate), one decision record, AGENTS.md and a task, 100 files per
  * folder. About 300 bytes a note.
  */

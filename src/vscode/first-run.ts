@@ -7,7 +7,7 @@ import type { HostMessage } from './protocol';
 import type { PinStore } from './pins';
 
 /**
- * The first run in any folder (issue 29, item 6). The extension activates on every folder (onStartupFinished) and
+ * The first run in any folder. The extension activates on every folder (onStartupFinished) and
  * stays idle there: the first assembly waits for a view to be shown or a command, unless the folder already has
  * context (AGENTS.md, `.context/`, or a task typed earlier). The walkthrough opens once per user, and its steps are
  * checked by what the user did (context keys), not only by the commands the walkthrough itself runs.

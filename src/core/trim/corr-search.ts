@@ -1,5 +1,5 @@
 /**
- * The correlated-line search of pass 1 (log-bytes.ts) in one pass over a chunk for every watched id (issue 30): the
+ * The correlated-line search of pass 1 (log-bytes.ts) in one pass over a chunk for every watched id: the
  * per-id search (one Buffer#indexOf per id per chunk) reads the same bytes once per id, which a log with hundreds of
  * errors near each other pays hundreds of times over.
  *
