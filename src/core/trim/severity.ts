@@ -42,15 +42,19 @@ const CI_MARK = /^(?:\S+Z )?##\[(error|warning)\]|^(?:\S+Z )?::(error|warning)\b
 /** Failures that carry no level: an uncaught Python traceback, a Java thread death, a Go panic, a non-zero exit. */
 const UNCAUGHT = /^(?:Traceback \(most recent call last\):|Exception in thread "|panic: |fatal error: |Segmentation fault|Killed$)/;
 const EXIT_CODE = /\b(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|returned|status code)[ =:]+(?!0\b)(-?\d{1,3})\b|\bProcess completed with exit code [1-9]|\bcommand failed\b/i;
+/**
+ * Whole words only: `invalidated`, `failover`, `retry_interval` and `errorHandler` say nothing failed (a failure
+ * word inside an identifier is CAMEL_ERROR's, which needs the capital that starts it).
+ */
 const ERROR_WORDS =
-  /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|exception|denied|refused|time[ds]? ?out|timeout|panic(?:ked)?|unreachable|fatal|abort(?:ed|ing)?|crash(?:ed)?|segfault|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|unauthori[sz]ed|forbidden|mismatch|violation|undeliverable|lost|not found|missing|bad\b|halt(?:ed)?|(?:link|node|interface|host|is|went) down\b|deny|user unknown|unknown user|is full|no space|ANR in)/i;
+  /\b(?:errors?|errored|fail(?:s|ed|ure|ures|ing)?|exceptions?|denied|refused|time[ds]? ?outs?|timeouts?|panic(?:ked|s)?|unreachable|fatal(?:ly)?|abort(?:s|ed|ing)?|crash(?:es|ed|ing)?|segfault(?:s|ed)?|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|unauthori[sz]ed|forbidden|mismatch(?:es|ed)?|violations?|undeliverable|lost|not found|missing|bad|halt(?:ed)?|(?:link|node|interface|host|is|went) down|deny|user unknown|unknown user|is full|no space|ANR in)(?![A-Za-z_])/i;
 /** Failure words inside identifiers: `sendSyncFailedBroadcast`, `onConnectionError`, `SocketTimeoutException`. */
 const CAMEL_ERROR = /[a-z](?:Fail(?:ed|ure)?|Error|Exception|Timeout|Refused|Denied)(?=[A-Z_\W]|$)/;
 /**
  * `high` and `low` alone are no warning (`Using tsc for high-res timesource`, `HIGHMEM available`, `zapping low
  * mappings` are kernel boot lines): only as `too high`, `high latency`, `load is high`, `threshold exceeded`.
  */
-const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|(?:too|very) (?:high|low)\b|(?:high|low) (?:latency|load|memory|disk|cpu|usage|water ?mark)\b|(?:latency|load|usage|temperature|pressure) (?:is )?(?:too )?high\b|threshold (?:exceeded|reached|crossed)|above (?:the )?threshold|unexpected|not responding|reconnect(?:ing)?|did not|didn't|frequent|flapping)/i;
+const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow(?:ly)?|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|(?:too|very) (?:high|low)|(?:high|low) (?:latency|load|memory|disk|cpu|usage|water ?mark)|(?:latency|load|usage|temperature|pressure) (?:is )?(?:too )?high|threshold (?:exceeded|reached|crossed)|above (?:the )?threshold|unexpected(?:ly)?|not responding|reconnect(?:ing|s|ed)?|did not|didn't|frequent|flapping)(?![A-Za-z_])/i;
 /** A line that reports a success is not evidence, whatever else it says (`cupsd shutdown succeeded`, `0 errors`). */
 const SUCCESS = /\bsucce(?:ed|eded|ss|ssful|ssfully)\b|\b(?:0|no) (?:errors?|failures?|warnings?)\b/i;
 /** npm and pnpm write their own level words. */
