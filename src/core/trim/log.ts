@@ -96,7 +96,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   if (!chosen) {
     // Every row, and the first occurrences verbatim of as many of the most important errors as fit (binary search).
     const verbatim = ranked.filter((g) => g.severity === 'error' && g.sites.length > 0).length;
-    const firsts = (n: number): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight });
+    const firsts = (n: number): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight, variants: MAX_VARIANTS });
     let lo = 0;
     let hi = verbatim - 1;
     while (lo < hi) {
@@ -213,28 +213,38 @@ function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, refe
  */
 export function variantSites(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
   const seen = new Set<string>();
-  const out: ErrorSite[] = [];
+  let first: string[] | undefined;
+  const found: { site: ErrorSite; differ: number }[] = [];
   for (const site of g.sites) {
     const line = pool.lines.get(site.index);
     if (line === undefined) continue;
-    const key = wording(line);
+    const words = wording(line);
+    const key = words.join(' ');
     if (seen.has(key)) continue;
     seen.add(key);
-    if (seen.size === 1) continue;
-    out.push(site);
-    if (out.length >= max) break;
+    if (!first) first = words;
+    else found.push({ site, differ: differing(first, words) });
   }
-  return out;
+  // The wordings most unlike the first come first (`Failed none for …` before another user name), then in order.
+  return found
+    .sort((a, b) => b.differ - a.differ || a.site.index - b.site.index)
+    .slice(0, max)
+    .map((x) => x.site);
+}
+
+/** Positions where two wordings differ (and the difference in length). */
+function differing(a: string[], b: string[]): number {
+  let n = Math.abs(a.length - b.length);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) n++;
+  return n;
 }
 
 /**
  * A message's words in order (tokens of letters and punctuation: `deny(1)` masked is `deny(<*>)`, `user=guest`
  * stays), its other tokens (numbers, ids, paths) as `<*>`: two occurrences with the same wording say the same.
  */
-function wording(line: string): string {
-  return maskTokens(shortMessage(line))
-    .map((t) => (WORDY.test(t) && !NO_WORD.test(t) ? t.toLowerCase() : '<*>'))
-    .join(' ');
+function wording(line: string): string[] {
+  return maskTokens(shortMessage(line)).map((t) => (WORDY.test(t) && !NO_WORD.test(t) ? t.toLowerCase() : '<*>'));
 }
 
 const WORDY = /[A-Za-z]{3}/;
