@@ -89,8 +89,9 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
       block.tokens = countUpTo(tokenizer, wrap(block), grown);
       block.exact = true;
     }
-    // A log's rows come first in the share (trim-share.ts `need`): every template's row, counted as it is sent.
-    const rows = evidence[i].errorLines + evidence[i].warningLines > 0 && (!block || block.tokens > room) && pickTrimmer(output.path, output.format, output.lines, output.tool).format === 'log' ? templateRowsText(output.lines, policy.trim.max_line_chars) : undefined;
+    // A log's rows come first in the share (trim-share.ts `need`): every template's row, counted as it is sent;
+    // only when outputs with evidence share the zone (alone, an output has all of it).
+    const rows = withEvidence > 1 && evidence[i].errorLines + evidence[i].warningLines > 0 && (!block || block.tokens > room) && pickTrimmer(output.path, output.format, output.lines, output.tool).format === 'log' ? templateRowsText(output.lines, policy.trim.max_line_chars) : undefined;
     const need = rows === undefined ? undefined : countUpTo(tokenizer, escapeContent(rows), grown) + wrapOverhead(policy, tokenizer, output.path, output.size, output.path);
     return { whole, block, evidence: evidence[i], priority: Math.max(1, priorityFor(policy, output.path, 'tool_result')), need };
   });
