@@ -25,7 +25,7 @@ export function grownZone(zone: number, left: number, toolBlocks: Block[]): numb
   return zone + grow;
 }
 
-export const GROWTH_MARGIN = 0.06;
+export const GROWTH_MARGIN = 0.03;
 
 /** The reason the manifest gives for the grown zone (a warning: the policy's cap was passed, on purpose). */
 export function growthMessage(from: number, to: number, left: number): string {

@@ -13,6 +13,11 @@ export interface ShareInput {
   priority: number;
   /** Tokens the output needs at most (its whole wrapped text), Infinity when unknown. */
   demand: number;
+  /**
+   * Tokens it needs first (a log: every template's row, log.ts templateRowsText), given to every output before any
+   * gets more: a log with few templates shows them all before a log with many adds verbatim lines.
+   */
+  need?: number;
 }
 
 /** Water-filling: split `room` by weight, no one above its demand, what one leaves goes to the others. */
@@ -59,6 +64,9 @@ export function shareZone(room: number, inputs: ShareInput[], floor = 0): number
     out[x.i] = Math.min(each, x.demand);
     left -= out[x.i];
   }
+  // Needs first, in equal parts (max-min fair): a log with few templates shows them all, the others share the rest.
+  const needs = evidence.filter((x) => inputs[x.i].need !== undefined).map((x) => ({ i: x.i, weight: 1, demand: Math.min(x.demand, Math.max(out[x.i], inputs[x.i].need ?? 0)) }));
+  if (needs.length > 0) left = waterFill(left, needs, out);
   left = waterFill(left, evidence, out);
   waterFill(left, none, out);
   return out;

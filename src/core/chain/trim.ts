@@ -6,6 +6,7 @@ import { estimateBySample } from '../tokens-sample';
 import { countRedactions } from '../sources/secrets';
 import { pickTrimmer, type FormatSource, type TrimFormat } from '../trim/pick';
 import { joinLines } from '../trim/lines';
+import { templateRowsText } from '../trim/log';
 import type { Lines, TrimOptions, TrimOutput } from '../trim/types';
 import type { Block, Decision, StageResult, TrimInfo } from '../types';
 import { detectDialect } from '../trim/dialect';
@@ -88,7 +89,11 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
       block.tokens = countUpTo(tokenizer, wrap(block), grown);
       block.exact = true;
     }
-    return { whole, block, evidence: evidence[i], priority: Math.max(1, priorityFor(policy, output.path, 'tool_result')) };
+    // A log's rows come first in the share (trim-share.ts `need`): every template's row, counted as it is sent;
+    // only when outputs with evidence share the zone (alone, an output has all of it).
+    const rows = withEvidence > 1 && evidence[i].errorLines + evidence[i].warningLines > 0 && (!block || block.tokens > room) && pickTrimmer(output.path, output.format, output.lines, output.tool).format === 'log' ? templateRowsText(output.lines, policy.trim.max_line_chars) : undefined;
+    const need = rows === undefined ? undefined : countUpTo(tokenizer, escapeContent(rows), grown) + wrapOverhead(policy, tokenizer, output.path, output.size, output.path);
+    return { whole, block, evidence: evidence[i], priority: Math.max(1, priorityFor(policy, output.path, 'tool_result')), need };
   });
   const timed = measured.map((m, i) => ({ i, t: m.evidence.firstTime })).filter((x) => x.t !== undefined).sort((a, b) => a.t! - b.t!);
   const earliest = new Map(timed.map((x, rank) => [x.i, rank]));
@@ -98,7 +103,7 @@ export function trimToolOutputs(outputs: TrimInput[], policy: Policy, tokenizer:
   }
   const shares = shareZone(
     grown,
-    measured.map((m, i) => ({ weight: evidenceWeight(m.evidence, earliest.get(i)) * m.priority, priority: m.priority, demand: m.block?.tokens ?? Infinity })),
+    measured.map((m, i) => ({ weight: evidenceWeight(m.evidence, earliest.get(i)) * m.priority, priority: m.priority, demand: m.block?.tokens ?? Infinity, ...(m.need !== undefined ? { need: m.need } : {}) })),
     // The floor: the wrapper and notice of a trimmed output, plus one compact template row and the left-out line.
     floor,
   );

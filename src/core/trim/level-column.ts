@@ -6,8 +6,11 @@
  *
  * Read from bytes, so the log scanner (log-bytes.ts) can tell an info line from the others without decoding it;
  * the string form copies the line's head into the same scratch bytes, so both read the same rule. Only ASCII is
- * accepted before and right after the word: any other character means "no leading column".
+ * accepted before and right after the word: any other character means "no leading column". The words and the
+ * delimiters are level-rule.ts's, the rule's one statement.
  */
+
+import { ASCII_SPACE, COLUMN_AFTER, COLUMN_WORDS, JSON_LEVEL_KEYS, LEADING_BEFORE, LEVEL_WORDS, levelOfWord as ruleLevel, LOGFMT_LEVEL_KEYS, type StatedLevel } from './level-rule';
 
 export const LEVEL_NONE = 0;
 export const LEVEL_INFO = 1;
@@ -17,8 +20,8 @@ export type LevelCode = 0 | 1 | 2 | 3;
 
 /** The word must start within this many characters. */
 const MAX_PREFIX = 64;
-/** The longest level word (INFORMATION). */
-const MAX_WORD = 11;
+/** The longest column word (INFORMATION). */
+const MAX_WORD = Math.max(...COLUMN_WORDS.map((w) => w.length));
 /** How far into a structured line (JSON, logfmt) its level key is looked for. */
 const MAX_STRUCTURED = 256;
 
@@ -34,20 +37,23 @@ CLASS[0x5d] = CLOSE;
 for (let c = 0x61; c <= 0x7a; c++) CLASS[c] = LOWER;
 CLASS[0x5f] = LOWER;
 for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = UPPER;
-/** What may stand before the word and after it (the delimiters of severity.ts's PLAIN_LEVEL, ASCII only). */
+/** What may stand before the word (LEADING_BEFORE) and after it (PLAIN_LEVEL's delimiters, ASCII only): level-rule.ts. */
 const BEFORE = new Uint8Array(256);
-for (const c of ' \t[:-') BEFORE[c.charCodeAt(0)] = 1;
+for (const c of LEADING_BEFORE) BEFORE[c.charCodeAt(0)] = 1;
 const AFTER = new Uint8Array(256);
-for (const c of ' \t\n\v\f\r]|:>)-') AFTER[c.charCodeAt(0)] = 1;
+for (const c of ASCII_SPACE + COLUMN_AFTER) AFTER[c.charCodeAt(0)] = 1;
 /** The bytes allowed right after a level word: 1, else 0 (for the line kernel, line-kernel.ts). */
 export const AFTER_WORD: Readonly<Uint8Array> = AFTER;
 
-/** The level words of a plain-text column (severity.ts's PLAIN_LEVEL), by level. */
-const WORDS = new Map<string, LevelCode>([
-  ...['EMERG', 'EMERGENCY', 'ALERT', 'CRIT', 'CRITICAL', 'FATAL', 'PANIC', 'SEVERE', 'ERROR', 'ERR', 'FAILURE', 'EROR', 'FTL'].map((w) => [w, LEVEL_ERROR] as const),
-  ...['WARN', 'WARNING', 'WRN'].map((w) => [w, LEVEL_WARN] as const),
-  ...['INFO', 'INFORMATION', 'NOTICE', 'DEBUG', 'TRACE', 'VERBOSE', 'FINE', 'FINER', 'FINEST', 'INF', 'DBG'].map((w) => [w, LEVEL_INFO] as const),
-]);
+/** The level words of a plain-text column (level-rule.ts COLUMN_WORDS), by level. */
+const CODES = { error: LEVEL_ERROR, warn: LEVEL_WARN, info: LEVEL_INFO } as const;
+const WORDS = new Map<string, LevelCode>(COLUMN_WORDS.map((w) => [w, CODES[levelOfRule(w)]]));
+
+function levelOfRule(word: string): StatedLevel {
+  const level = ruleLevel(word);
+  if (level === undefined) throw new Error(`level-rule.ts: the column word ${word} has no level in LEVEL_WORDS`);
+  return level;
+}
 /** Words of up to PACKABLE letters, keyed by their letters packed into a small integer (5 bits each). */
 const PACKABLE = 6;
 const PACKED = new Map<number, LevelCode>();
@@ -247,13 +253,10 @@ function leadingOf(line: string): number {
   return leadingWord(scratch, 0, n);
 }
 
-/**
- * Level words that make a JSON or logfmt line an info line (severity.ts's WORD_LEVELS at `info`; a unit test keeps
- * the two lists equal).
- */
-export const INFO_VALUES = new Set(['info', 'information', 'informational', 'notice', 'debug', 'trace', 'verbose', 'fine', 'finer', 'finest', 'config', 'dbg', 'inf', 'success']);
-const JSON_LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'severity_text', 'severitytext', 'log.level', 'loglevel', 'levelname', '@l']);
-const LOGFMT_LEVEL_KEYS = new Set(['level', 'lvl', 'severity']);
+/** Level words that make a JSON or logfmt line an info line, and the keys that hold them (level-rule.ts). */
+export const INFO_VALUES: ReadonlySet<string> = new Set(LEVEL_WORDS.info);
+const JSON_KEYS: ReadonlySet<string> = new Set(JSON_LEVEL_KEYS);
+const LOGFMT_KEYS: ReadonlySet<string> = new Set(LOGFMT_LEVEL_KEYS);
 
 /**
  * True when a JSON or logfmt line states an info level the way severity.ts reads it first: the first level key of a
@@ -290,10 +293,10 @@ function jsonInfo(b: Uint8Array, i: number, limit: number): number {
     if (b[i] === 0x22) {
       const value = quoted(b, i, limit);
       if (value < 0) return -1;
-      if (JSON_LEVEL_KEYS.has(name)) return isWord(b, i + 1, value) && INFO_VALUES.has(lower(b, i + 1, value)) ? value + 1 : -1;
+      if (JSON_KEYS.has(name)) return isWord(b, i + 1, value) && INFO_VALUES.has(lower(b, i + 1, value)) ? value + 1 : -1;
       i = value + 1;
     } else {
-      if (JSON_LEVEL_KEYS.has(name)) return -1;
+      if (JSON_KEYS.has(name)) return -1;
       const from = i;
       while (i < limit && SCALAR[b[i]] === 1) i++;
       if (i === from) return -1;
@@ -321,7 +324,7 @@ function logfmtInfo(b: Uint8Array, start: number, limit: number): number {
 }
 
 function levelField(b: Uint8Array, from: number, eq: number, limit: number): boolean {
-  return eq < limit && LOGFMT_LEVEL_KEYS.has(lower(b, from, eq));
+  return eq < limit && LOGFMT_KEYS.has(lower(b, from, eq));
 }
 
 /** `"?(\w+)` after the `=`, an info word, and then not a word character: where that character ends, or -1. */

@@ -2,7 +2,8 @@
 ;; last info line (level-column.ts's InfoColumn rule: the same bytes up to the end of the level word, a digit for any
 ;; digit, then the end of the line or a byte allowed after a word) and writes where each starts. 16 bytes at a time:
 ;; the newline by comparison and bitmask, the shape by comparison with its bytes and digit mask. (A JSON or logfmt
-;; shape is the bytes up to the end of the level value; any byte may follow it.)
+;; shape is the bytes up to the end of the level value; any byte may follow it.) The kernel holds no level word: the
+;; shapes and the after-word table come from the host, built from src/core/trim/level-rule.ts.
 ;;
 ;; Memory (the host sizes it and writes the shape):
 ;;   0     the shape's bytes (zero past its end), 256 bytes

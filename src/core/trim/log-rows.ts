@@ -11,15 +11,34 @@ export function isTemplateRow(line: string): boolean {
   return ROW.test(line);
 }
 
-/** `  E ×8 (first T1, last T2): message` (or `(at T)`, or line numbers when the log has no timestamps). */
-export function templateRow(g: ErrorGroup, clip: number, compact = false): string {
+/**
+ * `  E ×8 (first T1, last T2): message` (or `(at T)`, or line numbers when the log has no timestamps). `tight`: the
+ * times to the second, for rows that must share little room.
+ */
+export function templateRow(g: ErrorGroup, clip: number, compact = false, tight = false): string {
   const letter = g.severity === 'error' ? 'E' : 'W';
   if (compact) return `  ${letter} ×${g.count}: ${clipHead(g.signature, clip)}`;
   let when: string;
-  if (g.firstTs) when = g.count === 1 || g.firstTs === g.lastTs ? `at ${g.firstTs}` : `first ${g.firstTs}, last ${g.lastTs}`;
+  const first = g.firstTs && tight ? toSecond(g.firstTs) : g.firstTs;
+  const last = g.lastTs && tight ? sameDay(first ?? '', toSecond(g.lastTs)) : g.lastTs;
+  if (first) when = g.count === 1 || first === last ? `at ${first}` : `first ${first}, last ${last}`;
   else when = g.count === 1 || g.firstIndex === g.lastIndex ? `line ${g.firstIndex + 1}` : `first line ${g.firstIndex + 1}, last line ${g.lastIndex + 1}`;
   return `  ${letter} ×${g.count} (${when}): ${clipLine(g.sample, clip)}`;
 }
+
+/** A timestamp without its fraction of a second (`2005-06-04-00.24.32.432192` → `2005-06-04-00.24.32`), zone kept. */
+export function toSecond(ts: string): string {
+  return ts.replace(/(\d\d[:.]\d\d[:.]\d\d)[.,:]\d{3,9}(?=Z|[+-]\d\d:?\d\d|$)/, '$1');
+}
+
+/** The last time without the date it shares with the first (`first 2015-07-29 19:03:35, last 19:21:26`). */
+function sameDay(first: string, last: string): string {
+  const a = TIME_OF_DAY.exec(first);
+  const b = TIME_OF_DAY.exec(last);
+  return a && b && a.index > 0 && first.slice(0, a.index) === last.slice(0, b.index) ? last.slice(b.index) : last;
+}
+
+const TIME_OF_DAY = /\d\d[:.]\d\d[:.]\d\d\S*$/;
 
 /** The start of a message, cut at a token boundary, with `…` when something went. */
 export function clipHead(text: string, max: number): string {

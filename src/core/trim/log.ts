@@ -1,8 +1,9 @@
 import { trimCommand } from './command';
 import { clipLine, countRetained, MARK, omitted } from './lines';
-import { timestampOf } from './log-parse';
+import { shortMessage, timestampOf } from './log-parse';
+import { maskTokens } from './templates';
 import { gatherPool, type Pool, type Reason } from './log-pool';
-import { scanErrors, type ErrorGroup, type LogScan } from './log-scan';
+import { scanErrors, type ErrorGroup, type ErrorSite, type LogScan } from './log-scan';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
 import { fitsBudget, type Lines, type TemplateCounts, type TrimOptions, type TrimOutput } from './types';
 
@@ -34,10 +35,17 @@ interface Detail {
   clip: number;
   /** Template rows shown (the most important first); undefined: all. */
   rows?: number;
+  /** Other wordings of an error template (variants) whose first line is kept verbatim too, at most this many per template. */
+  variants?: number;
+  /** Rows at their tightest: times to the second, the message's start, the short left-out line (when rows must go). */
+  tightRows?: boolean;
   /** Tightest form: no heading, the short left-out line (or none: the notice still gives the path). */
   compact?: boolean;
   noLeftOut?: boolean;
 }
+
+/** Other wordings of one error template kept verbatim, at most. */
+const MAX_VARIANTS = 3;
 
 interface Rendered {
   lines: string[];
@@ -69,9 +77,9 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'none', clip: c },
     { context: 'firsts', window: 0, stack: Math.min(s, 1), corr: 2, corrScope: 'top', repeats: 'none', clip: tight },
     { context: 'firsts', window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight },
-    ...[8, 4, 2, 1].map((n): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight })),
-    { context: 'firsts', firsts: 0, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight },
   ];
+  // The variants of a template first (its other wordings, kept verbatim once each), then without them.
+  const detailed = ladder.map((d): Detail => ({ ...d, variants: MAX_VARIANTS }));
   // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
   const fits = (r: Rendered) => {
     // The length first, without joining: most candidates of a large log are far too long.
@@ -80,7 +88,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     return length <= options.maxTokens * 12 && fitsBudget(r.lines.join('\n'), options);
   };
   let chosen: Rendered | undefined;
-  for (const d of ladder) {
+  for (const d of [...detailed, ...ladder.slice(-1)]) {
     const r = render(scan, ranked, pool, d, options.reference);
     if (fits(r)) {
       chosen = r;
@@ -88,10 +96,24 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     }
   }
   if (!chosen) {
-    // Not every row fits: the most important rows that do (binary search on their number), then the left-out line.
-    const base: Detail = { context: 'firsts', firsts: 0, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight };
+    // Every row, and the first occurrences verbatim of as many of the most important errors as fit (binary search).
+    const verbatim = ranked.filter((g) => g.severity === 'error' && g.sites.length > 0).length;
+    const firsts = (n: number): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight, variants: MAX_VARIANTS });
     let lo = 0;
-    let hi = ranked.length - 1;
+    let hi = verbatim - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(render(scan, ranked, pool, firsts(mid), options.reference))) lo = mid;
+      else hi = mid - 1;
+    }
+    const r = render(scan, ranked, pool, firsts(lo), options.reference);
+    if (fits(r)) chosen = r;
+  }
+  if (!chosen) {
+    // Not every row fits: the most important rows that do (binary search on their number), then the left-out line.
+    const base: Detail = { context: 'firsts', firsts: 0, window: 0, stack: 0, corr: 0, repeats: 'none', clip: rowClip(c), tightRows: true };
+    let lo = 0;
+    let hi = ranked.length;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (fits(render(scan, ranked, pool, { ...base, rows: mid }, options.reference))) lo = mid;
@@ -113,6 +135,22 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     note: describe(scan, chosen, options.reference),
     templates: counts(scan, chosen),
   };
+}
+
+/**
+ * Every template's row at the tightest detail, without the lines kept verbatim: what a log needs so that no
+ * template is left out (chain/trim.ts gives each log that much of the zone first, then the rest by evidence).
+ * Undefined when the log has no error or warning.
+ */
+export function templateRowsText(lines: Lines, maxLineChars: number): string | undefined {
+  const scan = scanErrors(lines);
+  if (scan.groups.length === 0) return undefined;
+  return [TEMPLATES_HEADING, ...rank(scan).map((g) => templateRow(g, rowClip(maxLineChars), false, true))].join('\n');
+}
+
+/** How much of a message a row at its tightest keeps (a third of a line, 60 characters at least). */
+function rowClip(maxLineChars: number): number {
+  return Math.max(60, Math.ceil(maxLineChars / 2));
 }
 
 /** Lines of the original kept verbatim: not the rows, headings or markers the trimmer wrote. */
@@ -156,19 +194,63 @@ function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, refe
   const shown = d.rows === undefined ? ranked : ranked.slice(0, d.rows);
   const out: string[] = d.compact ? [] : [TEMPLATES_HEADING];
   for (const g of shown) {
-    out.push(templateRow(g, d.clip, d.compact));
+    out.push(templateRow(g, d.clip, d.compact, d.tightRows));
     if (d.repeats === 'list' && g.severity === 'error') out.push(...listed(g, pool, d));
   }
   const leftOut = ranked.slice(shown.length);
   if (leftOut.length > 0 && !d.noLeftOut) {
     const n = `${leftOut.length} more template${leftOut.length === 1 ? '' : 's'} left out`;
-    out.push(d.compact ? `${MARK}${n}: ctxctl inspect ${reference ?? 'the full output'} --grep '${grepFor(leftOut, 1)}'` : `${MARK}${n} to fit the budget: ${inspectHint(reference, leftOut)}`);
+    out.push(d.compact || d.tightRows ? `${MARK}${n}: ctxctl inspect ${reference ?? 'the full output'} --grep '${grepFor(leftOut, 1)}'` : `${MARK}${n} to fit the budget: ${inspectHint(reference, leftOut)}`);
   }
   if (scan.uncounted + scan.uncountedWarnings > 0) out.push(`  ${omitted(scan.uncounted + scan.uncountedWarnings, 'more error/warning lines of other templates, not itemised')}`);
   const body = bodyLines(scan, ranked, pool, d);
   if (body.lines.length > 0) out.push('', ...body.lines);
   return { lines: out, firsts: body.firsts, shown };
 }
+
+/**
+ * The first occurrences of a template's other wordings: located occurrences whose plain words (what the masks leave
+ * of the message, numbers, ids and paths aside) differ from the first occurrence's and from each other's. A template
+ * that merged `deny(1) network-outbound …` and `deny(1) file-read-data …` shows both.
+ */
+export function variantSites(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
+  const seen = new Set<string>();
+  let first: string[] | undefined;
+  const found: { site: ErrorSite; differ: number }[] = [];
+  for (const site of g.sites) {
+    const line = pool.lines.get(site.index);
+    if (line === undefined) continue;
+    const words = wording(line);
+    const key = words.join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (!first) first = words;
+    else found.push({ site, differ: differing(first, words) });
+  }
+  // The wordings most unlike the first come first (`Failed none for …` before another user name), then in order.
+  return found
+    .sort((a, b) => b.differ - a.differ || a.site.index - b.site.index)
+    .slice(0, max)
+    .map((x) => x.site);
+}
+
+/** Positions where two wordings differ (and the difference in length). */
+function differing(a: string[], b: string[]): number {
+  let n = Math.abs(a.length - b.length);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) n++;
+  return n;
+}
+
+/**
+ * A message's words in order (tokens of letters and punctuation: `deny(1)` masked is `deny(<*>)`, `user=guest`
+ * stays), its other tokens (numbers, ids, paths) as `<*>`: two occurrences with the same wording say the same.
+ */
+function wording(line: string): string[] {
+  return maskTokens(shortMessage(line)).map((t) => (WORDY.test(t) && !NO_WORD.test(t) ? t.toLowerCase() : '<*>'));
+}
+
+const WORDY = /[A-Za-z]{3}/;
+const NO_WORD = /\d/;
 
 function listed(g: ErrorGroup, pool: Pool, d: Detail): string[] {
   const out: string[] = [];
@@ -190,15 +272,17 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
   const verbatim = d.firsts === undefined ? errorsRanked : errorsRanked.slice(0, d.firsts);
   if (verbatim.length === 0) return { lines: [], firsts: 0 };
   const withContext = new Set<number>();
+  const variants = new Set<number>();
   for (const g of verbatim) {
     if (d.context === 'all') for (const site of g.sites) withContext.add(site.id);
     else withContext.add(g.sites[0].id);
+    if (d.variants) for (const site of variantSites(g, pool, d.variants)) variants.add(site.id);
   }
   const order = orderOf(pool);
   const keep = new Uint8Array(order.indices.length);
   for (let k = 0; k < keep.length; k++) {
     const kept = order.reasons[k].some((r) => {
-      if (!withContext.has(r.site)) return r.kind === 'self' && d.repeats === 'lines' && d.firsts === undefined;
+      if (!withContext.has(r.site)) return r.kind === 'self' && (variants.has(r.site) || (d.repeats === 'lines' && d.firsts === undefined));
       switch (r.kind) {
         case 'self':
           return true;

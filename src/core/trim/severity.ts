@@ -6,6 +6,7 @@
  */
 
 import { leadingLevelEnd, leadingLevelOf } from './level-column';
+import { alternation, BRACKET_WORDS, classOf, COLUMN_AFTER, COLUMN_BEFORE, COLUMN_WORDS, HEAD_CHARS, JSON_LEVEL_KEYS, LEVEL_WORDS, letterLevel, levelOfWord, LOGFMT_LEVEL_KEYS, otelLevel, pinoLevel, syslogLevel } from './level-rule';
 
 export type Severity = 'error' | 'warn' | 'info';
 
@@ -13,15 +14,15 @@ type Level = Severity;
 
 const CODE_LEVEL: (Level | undefined)[] = [undefined, 'info', 'warn', 'error'];
 
-export const WORD_LEVELS: Record<string, Level> = {
-  emerg: 'error', emergency: 'error', alert: 'error', crit: 'error', critical: 'error', fatal: 'error', panic: 'error', severe: 'error', error: 'error', err: 'error', failure: 'error',
-  warn: 'warn', warning: 'warn',
-  info: 'info', information: 'info', informational: 'info', notice: 'info', debug: 'info', trace: 'info', verbose: 'info', fine: 'info', finer: 'info', finest: 'info', config: 'info', dbg: 'info', inf: 'info', wrn: 'warn', eror: 'error', ftl: 'error', crt: 'error', success: 'info',
-};
+/** Every level word with its level (level-rule.ts). */
+export const WORD_LEVELS: Readonly<Record<string, Level>> = Object.fromEntries((['error', 'warn', 'info'] as const).flatMap((level) => LEVEL_WORDS[level].map((w) => [w, level])));
 
-/** A level word standing as a column: upper case (log4j, Python, Spark, HDFS, OpenStack, BGL `FATAL`), or bracketed / capitalised + comma (Apache `[error]`, `[core:warn]`, CBS `, Error`). */
-const PLAIN_LEVEL = /(?:^|[\s[|(<:-])(EMERG(?:ENCY)?|ALERT|CRIT(?:ICAL)?|FATAL|PANIC|SEVERE|ERROR|ERR|FAILURE|WARN(?:ING)?|INFO(?:RMATION)?|NOTICE|DEBUG|TRACE|VERBOSE|FINE|FINER|FINEST|WRN|INF|DBG|ERO|EROR|FTL)(?=[\s\]|:>)-]|$)/;
-const BRACKET_LEVEL = /\[(?:[\w.-]+:)?(emerg|alert|crit|error|warn|warning|notice|info|debug|trace\d?|fatal)\]/i;
+/**
+ * A level word standing as a column (level-rule.ts COLUMN_WORDS, upper case), or bracketed (`[error]`,
+ * `[core:warn]`, `[trace3]`); Windows CBS's capitalised `, Error` is CBS_LEVEL.
+ */
+const PLAIN_LEVEL = new RegExp(`(?:^|[\\s${classOf(COLUMN_BEFORE)}])(${alternation(COLUMN_WORDS)})(?=[\\s${classOf(COLUMN_AFTER)}]|$)`);
+const BRACKET_LEVEL = new RegExp(`\\[(?:[\\w.-]+:)?(${alternation(BRACKET_WORDS)})(?:(?<=trace)\\d)?\\]`, 'i');
 /** Windows CBS / DISM: `2016-09-28 04:30:30, Error                 CBS    …`. */
 const CBS_LEVEL = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d, (Info|Warning|Error|Perf)\s/;
 /** Android logcat threadtime `03-17 16:13:38.811  1702  2395 E Tag: …` and brief `E/Tag(  123): …`. */
@@ -32,45 +33,40 @@ const KLOG = /^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ \S+:\d+\]/;
 const SYSLOG_PRI = /^<(\d{1,3})>/;
 const JOURNALD_PRI = /^PRIORITY=([0-7])$/;
 /** JSON lines: string levels (slog, winston, zap, OTel SeverityText) and numeric ones (pino/bunyan 10–60, OTel 1–24). */
-const JSON_LEVEL_TEXT = /"(?:level|lvl|severity|severity_?text|SeverityText|log\.level|loglevel|levelname|@l)"\s*:\s*"(\w+)"/i;
+const JSON_LEVEL_TEXT = new RegExp(`"(?:${alternation(JSON_LEVEL_KEYS.map(escapeRe))})"\\s*:\\s*"(\\w+)"`, 'i');
 const JSON_LEVEL_PINO = /"level"\s*:\s*(\d{2})\s*[,}]/;
 const JSON_LEVEL_OTEL = /"(?:severity_?number|SeverityNumber)"\s*:\s*(\d{1,2})\s*[,}]/i;
-const LOGFMT_LEVEL = /(?:^|\s)(?:level|lvl|severity)="?(\w+)/i;
+const LOGFMT_LEVEL = new RegExp(`(?:^|\\s)(?:${alternation(LOGFMT_LEVEL_KEYS.map(escapeRe))})="?(\\w+)`, 'i');
 /** GitHub Actions annotations and GitLab / generic CI markers. */
 const CI_MARK = /^(?:\S+Z )?##\[(error|warning)\]|^(?:\S+Z )?::(error|warning)\b/;
 
 /** Failures that carry no level: an uncaught Python traceback, a Java thread death, a Go panic, a non-zero exit. */
 const UNCAUGHT = /^(?:Traceback \(most recent call last\):|Exception in thread "|panic: |fatal error: |Segmentation fault|Killed$)/;
 const EXIT_CODE = /\b(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|returned|status code)[ =:]+(?!0\b)(-?\d{1,3})\b|\bProcess completed with exit code [1-9]|\bcommand failed\b/i;
+/**
+ * Whole words only: `invalidated`, `failover`, `retry_interval` and `errorHandler` say nothing failed (a failure
+ * word inside an identifier is CAMEL_ERROR's, which needs the capital that starts it).
+ */
 const ERROR_WORDS =
-  /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|exception|denied|refused|time[ds]? ?out|timeout|panic(?:ked)?|unreachable|fatal|abort(?:ed|ing)?|crash(?:ed)?|segfault|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|unauthori[sz]ed|forbidden|mismatch|violation|undeliverable|lost|not found|missing|bad\b|halt(?:ed)?|(?:link|node|interface|host|is|went) down\b|deny|user unknown|unknown user|is full|no space|ANR in)/i;
+  /\b(?:errors?|errored|fail(?:s|ed|ure|ures|ing)?|exceptions?|denied|refused|time[ds]? ?outs?|timeouts?|panic(?:ked|s)?|unreachable|fatal(?:ly)?|abort(?:s|ed|ing)?|crash(?:es|ed|ing)?|segfault(?:s|ed)?|corrupt(?:ed|ion)?|invalid|illegal|unable|cannot|can't|could not|couldn't|not permitted|rejected|unavailable|killed|break-in|broken pipe|reset by peer|no route to host|out of memory|oom|unauthori[sz]ed|forbidden|mismatch(?:es|ed)?|violations?|undeliverable|lost|not found|missing|bad|halt(?:ed)?|(?:link|node|interface|host|is|went) down|deny|user unknown|unknown user|is full|no space|ANR in)(?![A-Za-z_])/i;
 /** Failure words inside identifiers: `sendSyncFailedBroadcast`, `onConnectionError`, `SocketTimeoutException`. */
 const CAMEL_ERROR = /[a-z](?:Fail(?:ed|ure)?|Error|Exception|Timeout|Refused|Denied)(?=[A-Z_\W]|$)/;
 /**
  * `high` and `low` alone are no warning (`Using tsc for high-res timesource`, `HIGHMEM available`, `zapping low
  * mappings` are kernel boot lines): only as `too high`, `high latency`, `load is high`, `threshold exceeded`.
  */
-const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|(?:too|very) (?:high|low)\b|(?:high|low) (?:latency|load|memory|disk|cpu|usage|water ?mark)\b|(?:latency|load|usage|temperature|pressure) (?:is )?(?:too )?high\b|threshold (?:exceeded|reached|crossed)|above (?:the )?threshold|unexpected|not responding|reconnect(?:ing)?|did not|didn't|frequent|flapping)/i;
+const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries|slow(?:ly)?|degraded|throttl(?:ed|ing)|backoff|dropp(?:ed|ing)|skipp(?:ed|ing)|overload(?:ed)?|exceed(?:ed|s)?|(?:too|very) (?:high|low)|(?:high|low) (?:latency|load|memory|disk|cpu|usage|water ?mark)|(?:latency|load|usage|temperature|pressure) (?:is )?(?:too )?high|threshold (?:exceeded|reached|crossed)|above (?:the )?threshold|unexpected(?:ly)?|not responding|reconnect(?:ing|s|ed)?|did not|didn't|frequent|flapping)(?![A-Za-z_])/i;
 /** A line that reports a success is not evidence, whatever else it says (`cupsd shutdown succeeded`, `0 errors`). */
 const SUCCESS = /\bsucce(?:ed|eded|ss|ssful|ssfully)\b|\b(?:0|no) (?:errors?|failures?|warnings?)\b/i;
 /** npm and pnpm write their own level words. */
 const NPM_LEVEL = /^(?:\S+Z )?(?:npm|pnpm) (ERR!|error|WARN|warn)(?=\s|$)/;
 
-function pinoLevel(n: number): Level {
-  return n >= 50 ? 'error' : n >= 40 ? 'warn' : 'info';
-}
-function otelLevel(n: number): Level {
-  return n >= 17 ? 'error' : n >= 13 ? 'warn' : 'info';
-}
-function syslogLevel(pri: number): Level {
-  const s = pri % 8;
-  return s <= 3 ? 'error' : s === 4 ? 'warn' : 'info';
-}
-function letterLevel(c: string): Level {
-  return c === 'E' || c === 'F' || c === 'A' ? 'error' : c === 'W' ? 'warn' : 'info';
-}
 function wordLevel(w: string): Level | undefined {
-  return WORD_LEVELS[w.toLowerCase()];
+  return levelOfWord(w);
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The level the line states, if it states one. */
@@ -105,9 +101,9 @@ export function statedLevel(line: string): Level | undefined {
   m = LOGFMT_LEVEL.exec(line);
   if (m && wordLevel(m[1])) return wordLevel(m[1]);
   m = BRACKET_LEVEL.exec(line);
-  if (m) return wordLevel(m[1].replace(/\d$/, ''));
-  // Only the first 160 characters hold a level column; a level word deep in a message is vocabulary.
-  m = PLAIN_LEVEL.exec(line.length > 160 ? line.slice(0, 160) : line);
+  if (m) return wordLevel(m[1]);
+  // Only the head holds a level column; a level word deep in a message is vocabulary.
+  m = PLAIN_LEVEL.exec(line.length > HEAD_CHARS ? line.slice(0, HEAD_CHARS) : line);
   if (m) return wordLevel(m[1]);
   return undefined;
 }
@@ -119,7 +115,7 @@ export function statedLevel(line: string): Level | undefined {
 export function levelColumnEnd(line: string): number | undefined {
   const leading = leadingLevelEnd(line);
   if (leading !== undefined) return leading;
-  const head = line.length > 160 ? line.slice(0, 160) : line;
+  const head = line.length > HEAD_CHARS ? line.slice(0, HEAD_CHARS) : line;
   for (const re of [CBS_LEVEL, LOGCAT, KLOG, BRACKET_LEVEL, PLAIN_LEVEL]) {
     const m = re.exec(head);
     if (m) return m.index + m[0].length;
