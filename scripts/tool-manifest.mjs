@@ -11,7 +11,9 @@ import * as path from 'node:path';
 const require = createRequire(import.meta.url);
 
 export async function writeToolManifest(root = process.cwd()) {
-  const built = await esbuild.build({ entryPoints: [path.join(root, 'src/core/tool-registry.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning' });
+  // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: its ESM build, as in build.mjs.
+  const alias = { 'jsonc-parser': path.join(root, 'node_modules/jsonc-parser/lib/esm/main.js') };
+  const built = await esbuild.build({ entryPoints: [path.join(root, 'src/core/tool-registry.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning', alias });
   const mod = { exports: {} };
   new Function('module', 'exports', 'require', built.outputFiles[0].text)(mod, mod.exports, require);
   const registry = mod.exports;
