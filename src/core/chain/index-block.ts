@@ -43,6 +43,20 @@ export function leftOutOfIndex(decisions: Decision[], left: Block[], budget: num
 /** What `read_document` can fetch, and so what the index may list. */
 export const INDEXABLE = new Set<Block['kind']>(['document', 'decision', 'source_code']);
 
+/**
+ * Whether the index may list the block: a workspace file read_document fetches. Commit evidence (`path@commit`, a
+ * commit's hunks) is not one: read_document refuses it, so it is named in the manifest instead (commitNote).
+ */
+export function isIndexable(b: Block): boolean {
+  return INDEXABLE.has(b.kind) && !b.meta.commit;
+}
+
+/** How the manifest names commit evidence that is not sent: `not sent: commit abc1234 touching src/a.ts (subject); <why>`. */
+export function commitNote(b: Block, why: string): string {
+  const c = b.meta.commit!;
+  return `not sent: commit ${c.id} touching ${c.path} (${c.subject}); ${why.replace(/^not in this request: /, '')}`;
+}
+
 const NOT_IN_FORCE = ['proposed', 'draft'];
 const RETIRED = ['superseded', 'deprecated', 'rejected', 'on hold'];
 
@@ -59,7 +73,7 @@ function indexStatus(d: Block): string {
  * The block's `meta.listed` is the list of paths its text names, in order: what the manifest may call "indexed".
  */
 export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>, leftOut?: { count: number; budget: number }): Block | undefined {
-  const listed = docs.filter((d) => INDEXABLE.has(d.kind)).sort((a, b) => a.source.localeCompare(b.source));
+  const listed = docs.filter(isIndexable).sort((a, b) => a.source.localeCompare(b.source));
   if (listed.length === 0 && !leftOut?.count) return undefined;
   const entries: IndexEntry[] = listed.map((d) => ({
     path: d.source,

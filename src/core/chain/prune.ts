@@ -56,11 +56,10 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
       const superseded = status === 'superseded' || (successor && !RETIRED.has(status));
       if (superseded || RETIRED.has(status)) {
         const label = superseded ? (successor ? `superseded by ${successor}` : 'superseded (no successor named)') : `${status} decision`;
-        // The task asks about it: it is named in the index, labelled retired with its successor, never loaded as current.
-        if (ranked && rel && askedAbout(rel, ranked.settings)) {
-          disclosed.push({ ...block, meta: { ...block.meta, status: superseded ? 'superseded' : status, relevance: { score: rel.score, rank: rel.rank, of: rel.of, reason: describe(rel) } } });
-          indexed.push(withScore(block, `${label}: not in force, not loaded; listed in the index with its status because the task asks about it (${describe(rel)})`, rel));
-        } else rejected.push(decision(block, label));
+        // The task asks about it: the manifest says so, but it is not in the index: read_document does not fetch a
+        // retired decision, and the index lists only what read_document fetches (issue 28).
+        if (ranked && rel && askedAbout(rel, ranked.settings)) rejected.push(withScore(block, `${label}: not in force, not loaded; not in the index either (read_document does not fetch a retired decision), though the task asks about it (${describe(rel)})`, rel));
+        else rejected.push(decision(block, label));
         continue;
       }
     }
