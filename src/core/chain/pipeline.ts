@@ -113,7 +113,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   // lines from it; what they leave is for the lines of the candidates the fill leaves out; the rest is the fill's.
   const indexBudget = indexBudgetOf(Math.max(0, max - counter.count(protectedBlocks)));
   const disclosure = withinIndexBudget(pruned.value.disclosed.filter(isIndexable), indexBudget, (b) => placement.listCost(policy, b));
-  const disclosedIndex = indexBlock(policy, disclosure.listed);
+  const retired = pruned.value.retired ?? [];
+  const disclosedIndex = indexBlock(policy, disclosure.listed, undefined, undefined, retired);
   const reserved = counter.count(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks);
   const flexible = Math.max(0, max - reserved);
   const documents = pruned.value.kept.filter((b) => !isProtected(b));
@@ -129,7 +130,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
       size: (block, limit) => placement.size(block, limit),
       reservedGroups: session.value.reserved,
       listCost: (block) => placement.listCost(policy, block),
-      listWrapper: disclosedIndex ? 0 : placement.listWrapper(),
+      listWrapper: disclosure.listed.length > 0 ? 0 : placement.listWrapper(),
       indexBudget: Math.max(0, indexBudget - disclosure.spent),
     });
   const cap = policy.zones.tool_results.max_tokens;
@@ -161,7 +162,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const unlisted = new Set(filled.value.unlisted);
   const listedDocs = overflowDocs.filter((b) => !unlisted.has(b));
   const leftOut = overflowDocs.length - listedDocs.length + disclosure.left.length;
-  const index = indexBlock(policy, [...disclosure.listed, ...listedDocs], new Set(listedDocs), leftOut > 0 ? { count: leftOut, budget: indexBudget } : undefined);
+  const index = indexBlock(policy, [...disclosure.listed, ...listedDocs], new Set(listedDocs), leftOut > 0 ? { count: leftOut, budget: indexBudget } : undefined, retired);
 
   const enforced = enforce({
     blocks: [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)],

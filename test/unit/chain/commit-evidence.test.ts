@@ -66,17 +66,22 @@ describe('the index lists only what read_document fetches (issue 28, item 5)', (
         const read = readDocumentTool(dir, { path: p });
         assert.equal(read.isError, false, `${p}: ${read.text}`);
       }
+      // Commit evidence that was sent is a block of its own naming the file and the commit.
+      assert.match(answer.text, new RegExp(`<document source="docs/payments.md@${head}" trust="project-source" path="docs/payments.md" commit="${head}">`));
       // Commit evidence that did not fit is named in the manifest by commit and path, never in the index.
       const manifest = answer.manifest!;
       assert.deepEqual(manifest.indexed.filter((d) => d.source.includes('@')), []);
       assert.deepEqual(
         manifest.rejected.filter((d) => d.source.includes('@')).map((d) => [d.source, d.reason]),
-        ['docs/retries.md', 'docs/webhooks.md'].map((p) => [`${p}@${head}`, `not sent: commit ${head} touching ${p} (Raise the confirmPayment timeout everywhere); did not fit the budget (49 tokens left)`]),
+        // The <retired-decisions> block (the superseded ADR the task asks about) takes its room first: three do not fit.
+        ['src/payments/retry.ts', 'docs/retries.md', 'docs/webhooks.md'].map((p) => [`${p}@${head}`, `not sent: commit ${head} touching ${p} (Raise the confirmPayment timeout everywhere); did not fit the budget (2 tokens left)`]),
       );
       assert.equal(
         manifest.rejected.find((d) => d.source === 'docs/adr/0001-confirm-payments-synchronously.md')?.reason,
-        `superseded by ADR-0002: not in force, not loaded; not in the index either (read_document does not fetch a retired decision), though the task asks about it (changed in commit ${head} (Raise the confirmPayment timeout everywhere); next to docs/adr/0002-confirm-payments-through-webhooks.md; mentions confirm, payment, time, provider (rank 1 of 5, score 1.3))`,
+        `superseded by ADR-0002: not in force, not loaded; named in <retired-decisions> with its status because the task asks about it (changed in commit ${head} (Raise the confirmPayment timeout everywhere); next to docs/adr/0002-confirm-payments-through-webhooks.md; mentions confirm, payment, time, provider (rank 1 of 5, score 1.3)); not in the index (read_document does not fetch a retired decision)`,
       );
+      // Named in the request in a block of its own, with its status and successor (issue 25), not as an index entry.
+      assert.match(answer.text, /<retired-decisions [^>]*>\n {2}<decision path="docs\/adr\/0001-confirm-payments-synchronously.md" title="[^"]*" status="superseded by ADR-0002, not in force" \/>\n<\/retired-decisions>/);
       assert.match(readDocumentTool(dir, { path: `docs/retries.md@${head}` }).text, /is not returned/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
