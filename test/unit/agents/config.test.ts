@@ -36,10 +36,19 @@ describe('agents: setup merges', () => {
     const before = '[mcp_servers.context-control]\ncommand = "/usr/local/bin/ctxctl"\nargs = ["mcp", "--workspace", "/repo"]\n';
     const merged = mergeCodex(before, 'config.toml', LAUNCH);
     assert.deepEqual(merged.notes, [
-      'config.toml: mcp_servers.context-control exists with another command; left as it is (edit it by hand to use ctxctl mcp)',
-      'config.toml: added a SessionStart hook (startup|resume|clear|compact) running ctxctl hook claude-code',
+      "config.toml: set tool_output_token_limit = 12000 (Codex's default cut a 41 348-character assemble_context answer to 11 959)",
+      'config.toml: mcp_servers.context-control exists with another command; left as it is (edit it by hand to use ctxctl mcp --answer-chars 36000)',
+      'config.toml: added a SessionStart hook (startup|resume|clear|compact) running ctxctl hook codex',
     ]);
-    assert.ok(merged.text.startsWith(before + '\n# Context Control (ctxctl setup codex)\n[[hooks.SessionStart]]\n'));
+    // The top-level key goes first, above every table; the rest is appended, every existing byte kept.
+    const head = '# Context Control (ctxctl setup codex): Codex cuts a tool answer above this many tokens; ctxctl mcp --answer-chars keeps to it\ntool_output_token_limit = 12000\n\n';
+    assert.ok(merged.text.startsWith(head + before + '\n# Context Control (ctxctl setup codex)\n[[hooks.SessionStart]]\n'), merged.text);
+    assert.equal(JSON.parse(JSON.stringify(parseToml(merged.text))).tool_output_token_limit, 12000);
+    // A limit already set is kept, and the server's answers are sized to it.
+    const own = mergeCodex('tool_output_token_limit = 20000\n', 'config.toml', LAUNCH);
+    assert.equal(own.notes[0], 'config.toml: tool_output_token_limit is 20000: the server\'s answers are sized to it (--answer-chars 60000)');
+    assert.deepEqual(JSON.parse(JSON.stringify(parseToml(own.text))).mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp', '--answer-chars', '60000'] });
+    assert.ok(own.text.startsWith('tool_output_token_limit = 20000\n\n# Context Control (ctxctl setup codex)\n'));
     const value = JSON.parse(JSON.stringify(parseToml(merged.text)));
     assert.deepEqual(value.mcp_servers['context-control'].args, ['mcp', '--workspace', '/repo']);
   });

@@ -96,12 +96,13 @@ describe('ctxctl setup', () => {
     const r = setup(root, 'codex', '--write', '--codex-config', config);
     assert.equal(r.code, 0, r.stderr);
     const text = fs.readFileSync(config, 'utf8');
-    assert.ok(text.startsWith(original), 'appended, never rewritten');
+    assert.ok(text.includes(original), 'every existing byte kept');
+    assert.ok(text.startsWith('# Context Control (ctxctl setup codex): Codex cuts a tool answer above this many tokens; ctxctl mcp --answer-chars keeps to it\ntool_output_token_limit = 12000\n\n' + original), 'the top-level key first, the rest appended');
     const value = JSON.parse(JSON.stringify(parseToml(text))) as { model: string; mcp_servers: Record<string, unknown>; hooks: { SessionStart: unknown[] } };
     assert.equal(value.model, 'gpt-5-codex');
     assert.deepEqual(value.mcp_servers.github, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] });
-    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp'] });
-    assert.deepEqual(value.hooks.SessionStart, [OUR_HOOK]);
+    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp', '--answer-chars', '36000'] });
+    assert.deepEqual(value.hooks.SessionStart, [{ ...OUR_HOOK, hooks: [{ ...OUR_HOOK.hooks[0], command: 'ctxctl hook codex' }] }]);
     assert.ok(r.stdout.includes(`wrote ${config}\n`));
     assert.ok(!fs.existsSync(path.join(root, '.codex')), 'HOME is not touched when --codex-config is given');
     const again = setup(root, 'codex', '--write', '--codex-config', config);
