@@ -61,7 +61,7 @@ export function serverEntry(agent: Agent, launch: Launch): Record<string, unknow
 }
 
 export function sessionStartGroup(launch: Launch): Record<string, unknown> {
-  return { matcher: SESSION_START_MATCHER, hooks: [{ type: 'command', command: hookCommandLine(launch), timeout: 30 }] };
+  return sessionStartGroupFor(hookCommandLine(launch), SESSION_START_MATCHER);
 }
 
 /** Parse JSON with comments; a syntax error or a non-object root is an InputError at its line and column. */
@@ -111,32 +111,44 @@ export function mergeServer(existing: string | undefined, file: string, key: 'mc
   return { text, notes: [`${file}: ${current ? 'updated' : 'added'} ${key}.${SERVER_NAME}${current ? ' (its previous value is in the diff)' : ''}`], changed: true };
 }
 
-/** Add the SessionStart hook group to a Claude Code settings file unless a hook already runs the same command. */
-export function mergeClaudeHook(existing: string | undefined, file: string, launch: Launch): Merge {
-  const group = sessionStartGroup(launch);
+export function sessionStartGroupFor(command: string, matcher: string): Record<string, unknown> {
+  return { matcher, hooks: [{ type: 'command', command, timeout: 30 }] };
+}
+
+/**
+ * Add a hook group for `event` (SessionStart by default, or PreCompact) to a Claude Code settings file unless a hook
+ * of that event already runs the same command.
+ */
+export function mergeClaudeHook(existing: string | undefined, file: string, launch: Launch, event: 'SessionStart' | 'PreCompact' = 'SessionStart'): Merge {
+  const matcher = event === 'SessionStart' ? SESSION_START_MATCHER : PRE_COMPACT_MATCHER;
   const command = hookCommandLine(launch);
+  const group = sessionStartGroupFor(command, matcher);
+  const added = `${file}: added a ${event} hook (${matcher}) running ${command}`;
   if (existing === undefined || existing.trim() === '') {
-    return { text: JSON.stringify({ hooks: { SessionStart: [group] } }, null, 2) + '\n', notes: [`${file}: added a SessionStart hook (${SESSION_START_MATCHER}) running ${command}`], changed: true };
+    return { text: JSON.stringify({ hooks: { [event]: [group] } }, null, 2) + '\n', notes: [added], changed: true };
   }
   const tree = jsonTree(existing, file);
-  for (const [where, type] of [[['hooks'], 'object'], [['hooks', 'SessionStart'], 'array']] as const) {
+  for (const [where, type] of [[['hooks'], 'object'], [['hooks', event], 'array']] as const) {
     const node = findNodeAtLocation(tree, [...where]);
     if (node && node.type !== type) {
       const { line, column } = position(existing, node.offset);
       throw new InputError(`"${where.join('.')}" must be an ${type}; nothing written`, file, line, column);
     }
   }
-  const groups = findNodeAtLocation(tree, ['hooks', 'SessionStart']);
+  const groups = findNodeAtLocation(tree, ['hooks', event]);
   const present = ((groups ? getNodeValue(groups) : []) as unknown[]).some((g) => hooksOf(g).some((h) => h.command === command));
-  if (present) return { text: existing, notes: [`${file}: a SessionStart hook already runs ${command}`], changed: false };
+  if (present) return { text: existing, notes: [`${file}: a ${event} hook already runs ${command}`], changed: false };
   const hooks = findNodeAtLocation(tree, ['hooks']);
   const text = groups
-    ? appendMember(existing, groups, JSON.stringify(group, null, 2), ['hooks', 'SessionStart', groups.children?.length ?? 0], group, true)
+    ? appendMember(existing, groups, JSON.stringify(group, null, 2), ['hooks', event, groups.children?.length ?? 0], group, true)
     : hooks
-      ? appendMember(existing, hooks, `"SessionStart": ${JSON.stringify([group], null, 2)}`, ['hooks', 'SessionStart'], [group])
-      : appendMember(existing, tree, `"hooks": ${JSON.stringify({ SessionStart: [group] }, null, 2)}`, ['hooks'], { SessionStart: [group] });
-  return { text, notes: [`${file}: added a SessionStart hook (${SESSION_START_MATCHER}) running ${command}`], changed: true };
+      ? appendMember(existing, hooks, `${JSON.stringify(event)}: ${JSON.stringify([group], null, 2)}`, ['hooks', event], [group])
+      : appendMember(existing, tree, `"hooks": ${JSON.stringify({ [event]: [group] }, null, 2)}`, ['hooks'], { [event]: [group] });
+  return { text, notes: [added], changed: true };
 }
+
+/** Claude Code's PreCompact matcher: a `/compact` and an automatic compaction. */
+export const PRE_COMPACT_MATCHER = 'manual|auto';
 
 /**
  * Add a member after the last one of an object or array, on its own line at its siblings' indentation, touching no

@@ -43,9 +43,13 @@ describe('ctxctl setup', () => {
     assert.deepEqual(merged.mcpServers.github, mcp.mcpServers.github);
     assert.deepEqual(merged.mcpServers['context-control'], { type: 'stdio', command: 'ctxctl', args: ['mcp'] });
     const s = JSON.parse(read(root, '.claude/settings.json'));
-    assert.deepEqual(s.permissions, settings.permissions);
+    // The user's own rule stays first; the four read-only tools are allowed by their Claude Code names (issue 28, item 9).
+    assert.deepEqual(s.permissions, { allow: ['Bash(npm test)', 'mcp__context-control__assemble_context', 'mcp__context-control__read_document', 'mcp__context-control__search_workspace', 'mcp__context-control__inspect_offloaded'] });
+    assert.deepEqual(s.enabledMcpjsonServers, ['context-control']);
     assert.deepEqual(s.hooks.Stop, settings.hooks.Stop);
     assert.deepEqual(s.hooks.SessionStart, [theirHook, OUR_HOOK]);
+    assert.deepEqual(s.hooks.PreCompact, [{ ...OUR_HOOK, matcher: 'manual|auto' }]);
+    assert.deepEqual(s.statusLine, { type: 'command', command: 'ctxctl statusline claude-code', padding: 0 });
     const lines = r.stdout.split('\n');
     assert.equal(lines[0], '.mcp.json: added mcpServers.context-control');
     assert.ok(lines.includes('+++ .mcp.json'));
@@ -56,7 +60,13 @@ describe('ctxctl setup', () => {
 
     const before = [read(root, '.mcp.json'), read(root, '.claude/settings.json')];
     const again = setup(root, 'claude-code', '--write');
-    assert.equal(again.stdout, '.mcp.json: mcpServers.context-control is already set up\n.claude/settings.json: a SessionStart hook already runs ctxctl hook claude-code\nnothing to write: already set up\n');
+    assert.equal(
+      again.stdout,
+      '.mcp.json: mcpServers.context-control is already set up\n.claude/settings.json: a SessionStart hook already runs ctxctl hook claude-code\n' +
+        '.claude/settings.json: a PreCompact hook already runs ctxctl hook claude-code\n' +
+        '.claude/settings.json: permissions.allow already has mcp__context-control__assemble_context, mcp__context-control__read_document, mcp__context-control__search_workspace, mcp__context-control__inspect_offloaded\n' +
+        '.claude/settings.json: enabledMcpjsonServers already has context-control\n.claude/settings.json: statusLine already runs ctxctl statusline claude-code\nnothing to write: already set up\n',
+    );
     assert.deepEqual([read(root, '.mcp.json'), read(root, '.claude/settings.json')], before, 'a second run changes nothing');
   });
 
@@ -108,6 +118,23 @@ describe('ctxctl setup', () => {
     const again = setup(root, 'codex', '--write', '--codex-config', config);
     assert.equal(fs.readFileSync(config, 'utf8'), text);
     assert.match(again.stdout, /nothing to write: already set up\n$/);
+  });
+
+  it('codex without --codex-config writes the project\'s .codex/config.toml and prints the exact trust steps', () => {
+    const root = tmp();
+    const r = setup(root, 'codex', '--write');
+    assert.equal(r.code, 0, r.stderr);
+    const value = JSON.parse(JSON.stringify(parseToml(read(root, '.codex/config.toml')))) as { tool_output_token_limit: number; mcp_servers: Record<string, unknown>; hooks: { SessionStart: unknown[] } };
+    assert.equal(value.tool_output_token_limit, 12000);
+    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp', '--answer-chars', '36000'] });
+    assert.equal(JSON.stringify(value.hooks.SessionStart), JSON.stringify([{ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: 'ctxctl hook codex', timeout: 30 }] }]));
+    const lines = r.stdout.split('\n');
+    const at = lines.indexOf('Then, in Codex (these steps are yours: ctxctl does not trust anything for you):');
+    assert.ok(at > 0, r.stdout);
+    assert.equal(lines[at + 1], `  1. Trust the project, so Codex loads .codex/config.toml: start \`codex\` in ${root} and answer yes to trusting the folder (or add [projects.${JSON.stringify(root)}] trust_level = "trusted" to ~/.codex/config.toml).`);
+    assert.equal(lines[at + 2], '  2. Trust the hook: in the Codex TUI type /hooks, pick the SessionStart hook running ctxctl hook codex, and trust it. Until then `codex exec` skips it silently.');
+    assert.equal(lines[at + 3], '  3. Codex releases where hooks are off by default also need [features] hooks = true (the older name codex_hooks is deprecated).');
+    assert.doesNotMatch(r.stdout, /codex_hooks = true/);
   });
 
   it('a malformed file exits 2 with file:line:column and nothing is written, not even the other file', () => {
