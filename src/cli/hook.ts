@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { contextText, statusLine } from '../core/agents/context-text';
 import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/agents/hook-event';
 import { reinjection } from '../core/agents/reinject';
+import { precompactText } from '../core/agents/precompact';
 import { clientLimit, detectClient } from '../core/agents/hook-size';
 import { workspaceRootFrom } from './workspace-root';
 import { assemble } from '../core/chain/assemble';
@@ -87,6 +88,15 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
       const snapshot = loadSnapshot({ root, task: '', cwd: root });
       const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client) });
       io.stdout(additionalContextOutput('SessionStart', redactOutput(result.text)) + '\n');
+      return 0;
+    }
+    if (event.name === 'PreCompact') {
+      // Claude Code takes a PreCompact hook's plain stdout as instructions for the compaction (precompact.ts).
+      const snapshot = loadSnapshot({ root, task: '', cwd: root });
+      const summary = assemble(snapshot, { summaries: workspaceSummaries(root) }).blocks.find((b) => b.kind === 'session_summary');
+      const limit = clientLimit(client);
+      const pins = (maxChars: number) => reinjection(snapshot, counterFor('o200k_base'), { source: `PreCompact (${event.trigger})`, maxTokens, client: { ...limit, maxChars } });
+      io.stdout(redactOutput(precompactText(event.trigger, summary, pins, limit.maxChars)) + '\n');
       return 0;
     }
     const snapshot = loadSnapshot({ root, task: '', cwd: root }); // the prompt is text, never a path to read

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lineDiff } from '../core/agents/line-diff';
-import { mergeClaudeSettings } from '../core/agents/setup-claude';
+import { mergeClaudeSettings, mergeSkill } from '../core/agents/setup-claude';
 import { AGENTS, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
 import { GATEWAY_AGENTS, DEFAULT_GATEWAY_PORT, gatewayInstructions, mergeClaudeGateway, mergeCodexGateway, undoClaudeGateway, undoCodexGateway, type GatewayAgent, type GatewayMerge } from '../core/agents/gateway-setup';
 import { InputError } from '../core/errors';
@@ -39,6 +39,7 @@ function targets(agent: Agent, root: string, launch: Launch, codexConfig: string
       return [
         inWorkspace('.mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch))),
         inWorkspace('.claude/settings.json', (e, f) => mergeClaudeSettings(e, f, launch)),
+        skillTarget(inWorkspace, '.claude/skills/context-control/SKILL.md', 'claude-code'),
       ];
     case 'cursor':
       return [inWorkspace('.cursor/mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch)))];
@@ -46,8 +47,29 @@ function targets(agent: Agent, root: string, launch: Launch, codexConfig: string
       return [inWorkspace('.vscode/mcp.json', (e, f) => mergeServer(e, f, 'servers', serverEntry(agent, launch)))];
     case 'codex':
       // Per project by default (Codex loads a trusted project's .codex/config.toml); --codex-config names another file.
-      return codexConfig === '' ? [inWorkspace('.codex/config.toml', (e, f) => mergeCodex(e, f, launch))] : [{ label: codexConfig, abs: codexConfig, merge: (e) => mergeCodex(e, codexConfig, launch) }];
+      return [
+        codexConfig === '' ? inWorkspace('.codex/config.toml', (e, f) => mergeCodex(e, f, launch)) : { label: codexConfig, abs: codexConfig, merge: (e) => mergeCodex(e, codexConfig, launch) },
+        // Codex finds a repository's skills in .agents/skills.
+        skillTarget(inWorkspace, '.agents/skills/context-control/SKILL.md', 'codex'),
+      ];
   }
+}
+
+/** The shipped skill of `integrations/<agent>/skills/context-control/SKILL.md`, found above this file (dist/ or out/src/cli/). */
+export function shippedSkill(agent: 'claude-code' | 'codex'): { text: string; from: string } {
+  const rel = path.join('integrations', agent, 'skills', 'context-control', 'SKILL.md');
+  for (let dir = __dirname, i = 0; i < 5; i++, dir = path.dirname(dir)) {
+    const file = path.join(dir, rel);
+    if (fs.existsSync(file)) return { text: fs.readFileSync(file, 'utf8'), from: rel.split(path.sep).join('/') };
+  }
+  throw new InputError(`setup: the shipped skill ${rel} was not found beside this ctxctl`);
+}
+
+function skillTarget(inWorkspace: (rel: string, merge: (existing: string | undefined, file: string) => Merge) => Target, rel: string, agent: 'claude-code' | 'codex'): Target {
+  return inWorkspace(rel, (e, f) => {
+    const shipped = shippedSkill(agent);
+    return mergeSkill(e, f, shipped.text, shipped.from);
+  });
 }
 
 export function setupCommand(argv: string[], stdout: (s: string) => void, env: Record<string, string | undefined> = process.env): number {

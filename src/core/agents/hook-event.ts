@@ -7,6 +7,7 @@
 export type HookEvent =
   | { name: 'SessionStart'; source: string; cwd?: string; transcriptPath?: string }
   | { name: 'UserPromptSubmit'; prompt: string; cwd?: string; transcriptPath?: string }
+  | { name: 'PreCompact'; trigger: string; cwd?: string; transcriptPath?: string }
   | { name: 'other'; event: string; cwd?: string; transcriptPath?: string };
 
 export const SESSION_START_SOURCES = ['startup', 'resume', 'clear', 'compact'];
@@ -28,6 +29,10 @@ export function parseHookEvent(input: string): { event: HookEvent } | { error: s
   if (name === 'SessionStart') {
     const source = typeof o.source === 'string' && o.source !== '' ? o.source : 'startup';
     return { event: { name, source, ...extra } };
+  }
+  if (name === 'PreCompact') {
+    const trigger = typeof o.trigger === 'string' && o.trigger !== '' ? o.trigger : 'manual';
+    return { event: { name, trigger, ...extra } };
   }
   if (name === 'UserPromptSubmit') {
     if (typeof o.prompt !== 'string') return { error: 'the UserPromptSubmit event has no "prompt" string' };

@@ -85,3 +85,13 @@ export function mergeClaudeSettings(existing: string | undefined, file: string, 
   }
   return { text: text ?? '', notes, changed };
 }
+
+/**
+ * A skill file (SKILL.md) installed by setup from `integrations/`: written when absent, left as it is when it
+ * differs (a skill the user edited is theirs; the note says where the shipped one is).
+ */
+export function mergeSkill(existing: string | undefined, file: string, shipped: string, from: string): Merge {
+  if (existing === shipped) return { text: existing, notes: [`${file}: the context-control skill is already installed`], changed: false };
+  if (existing !== undefined) return { text: existing, notes: [`${file}: a different skill is there; left as it is (the shipped one is ${from})`], changed: false };
+  return { text: shipped, notes: [`${file}: installed the context-control skill (from ${from}): it tells the agent when to call which tool`], changed: true };
+}

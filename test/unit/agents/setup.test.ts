@@ -56,7 +56,8 @@ describe('ctxctl setup', () => {
     assert.ok(lines.includes('+    "context-control": {'), r.stdout);
     assert.ok(lines.includes('.claude/settings.json: added a SessionStart hook (startup|resume|clear|compact) running ctxctl hook claude-code'));
     assert.ok(lines.indexOf('+++ .mcp.json') < lines.indexOf('wrote .mcp.json'), 'the diff is shown before the write');
-    assert.deepEqual(lines.slice(-3), ['wrote .mcp.json', 'wrote .claude/settings.json', '']);
+    assert.deepEqual(lines.slice(-4), ['wrote .mcp.json', 'wrote .claude/settings.json', 'wrote .claude/skills/context-control/SKILL.md', '']);
+    assert.equal(read(root, '.claude/skills/context-control/SKILL.md'), fs.readFileSync(path.join(REPO, 'integrations', 'claude-code', 'skills', 'context-control', 'SKILL.md'), 'utf8'));
 
     const before = [read(root, '.mcp.json'), read(root, '.claude/settings.json')];
     const again = setup(root, 'claude-code', '--write');
@@ -65,7 +66,8 @@ describe('ctxctl setup', () => {
       '.mcp.json: mcpServers.context-control is already set up\n.claude/settings.json: a SessionStart hook already runs ctxctl hook claude-code\n' +
         '.claude/settings.json: a PreCompact hook already runs ctxctl hook claude-code\n' +
         '.claude/settings.json: permissions.allow already has mcp__context-control__assemble_context, mcp__context-control__read_document, mcp__context-control__search_workspace, mcp__context-control__inspect_offloaded\n' +
-        '.claude/settings.json: enabledMcpjsonServers already has context-control\n.claude/settings.json: statusLine already runs ctxctl statusline claude-code\nnothing to write: already set up\n',
+        '.claude/settings.json: enabledMcpjsonServers already has context-control\n.claude/settings.json: statusLine already runs ctxctl statusline claude-code\n' +
+        '.claude/skills/context-control/SKILL.md: the context-control skill is already installed\nnothing to write: already set up\n',
     );
     assert.deepEqual([read(root, '.mcp.json'), read(root, '.claude/settings.json')], before, 'a second run changes nothing');
   });
@@ -135,6 +137,12 @@ describe('ctxctl setup', () => {
     assert.equal(lines[at + 2], '  2. Trust the hook: in the Codex TUI type /hooks, pick the SessionStart hook running ctxctl hook codex, and trust it. Until then `codex exec` skips it silently.');
     assert.equal(lines[at + 3], '  3. Codex releases where hooks are off by default also need [features] hooks = true (the older name codex_hooks is deprecated).');
     assert.doesNotMatch(r.stdout, /codex_hooks = true/);
+    // The Codex skill, where Codex finds a repository's skills; one the user changed is left as it is.
+    assert.match(read(root, '.agents/skills/context-control/SKILL.md'), /^---\nname: context-control\ndescription: /);
+    fs.writeFileSync(path.join(root, '.agents/skills/context-control/SKILL.md'), 'mine\n');
+    const again = setup(root, 'codex', '--write');
+    assert.ok(again.stdout.includes('.agents/skills/context-control/SKILL.md: a different skill is there; left as it is (the shipped one is integrations/codex/skills/context-control/SKILL.md)\n'), again.stdout);
+    assert.equal(read(root, '.agents/skills/context-control/SKILL.md'), 'mine\n');
   });
 
   it('a malformed file exits 2 with file:line:column and nothing is written, not even the other file', () => {
