@@ -6,6 +6,7 @@ import { reinjection } from '../core/agents/reinject';
 import { precompactText } from '../core/agents/precompact';
 import { clientLimit, detectClient } from '../core/agents/hook-size';
 import { workspaceRootFrom } from './workspace-root';
+import { rememberInjection } from './hook-memory';
 import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { redactOutput } from '../core/redact/output';
@@ -86,8 +87,17 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   try {
     if (event.name === 'SessionStart') {
       const snapshot = loadSnapshot({ root, task: '', cwd: root });
-      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client) });
-      io.stdout(additionalContextOutput('SessionStart', redactOutput(result.text)) + '\n');
+      // Codex loads AGENTS.md itself: only the pins go (issue 28, no duplicate injection).
+      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client), clientLoadsRules: client === 'codex' });
+      const text = redactOutput(result.text);
+      // A resumed session that already holds this very injection gets nothing more.
+      // Compared by the blocks sent, not the note (which names the event).
+      const seen = rememberInjection(root, event.sessionId, event.source, text.slice(result.note.length));
+      if (seen.repeat) {
+        io.stderr(`ctxctl hook: this session already holds the same re-injection (from ${seen.earlier}): not repeated on ${event.source}\n`);
+        return 0;
+      }
+      io.stdout(additionalContextOutput('SessionStart', text) + '\n');
       return 0;
     }
     if (event.name === 'PreCompact') {

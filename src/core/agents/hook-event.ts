@@ -5,7 +5,7 @@
  */
 
 export type HookEvent =
-  | { name: 'SessionStart'; source: string; cwd?: string; transcriptPath?: string }
+  | { name: 'SessionStart'; source: string; cwd?: string; transcriptPath?: string; sessionId?: string }
   | { name: 'UserPromptSubmit'; prompt: string; cwd?: string; transcriptPath?: string }
   | { name: 'PreCompact'; trigger: string; cwd?: string; transcriptPath?: string }
   | { name: 'other'; event: string; cwd?: string; transcriptPath?: string };
@@ -28,7 +28,8 @@ export function parseHookEvent(input: string): { event: HookEvent } | { error: s
   const extra = transcriptPath ? { cwd, transcriptPath } : { cwd };
   if (name === 'SessionStart') {
     const source = typeof o.source === 'string' && o.source !== '' ? o.source : 'startup';
-    return { event: { name, source, ...extra } };
+    const sessionId = typeof o.session_id === 'string' && o.session_id !== '' ? o.session_id : undefined;
+    return { event: { name, source, ...extra, ...(sessionId ? { sessionId } : {}) } };
   }
   if (name === 'PreCompact') {
     const trigger = typeof o.trigger === 'string' && o.trigger !== '' ? o.trigger : 'manual';
