@@ -4,6 +4,9 @@ import { contextText, statusLine } from '../core/agents/context-text';
 import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/agents/hook-event';
 import { reinjection } from '../core/agents/reinject';
 import { precompactText } from '../core/agents/precompact';
+import { sizedAssembly } from '../core/agents/answer-size';
+import { withMaxInput } from '../core/policy';
+import { num } from '../core/report/trace';
 import { clientLimit, detectClient } from '../core/agents/hook-size';
 import { workspaceRootFrom } from './workspace-root';
 import { rememberInjection } from './hook-memory';
@@ -11,7 +14,7 @@ import { assemble } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { redactOutput } from '../core/redact/output';
 import { workspaceSummaries } from '../core/session/summary-store';
-import { loadSnapshot } from '../core/sources/snapshot';
+import { loadPolicy, loadSnapshot } from '../core/sources/snapshot';
 import { counterFor } from '../core/tokens';
 
 /**
@@ -109,11 +112,19 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
       io.stdout(redactOutput(precompactText(event.trigger, summary, pins, limit.maxChars)) + '\n');
       return 0;
     }
-    const snapshot = loadSnapshot({ root, task: '', cwd: root }); // the prompt is text, never a path to read
-    snapshot.task = { text: event.prompt, source: 'task', files: [] };
-    const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
-    const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
-    io.stdout(additionalContextOutput('UserPromptSubmit', redactOutput(text)) + '\n');
+    const prompt = event.prompt;
+    const run = (max?: number) => {
+      const policy = max === undefined ? undefined : withMaxInput(loadPolicy(root), max);
+      const snapshot = loadSnapshot({ root, task: '', cwd: root, ...(policy ? { policy } : {}) }); // the prompt is text, never a path to read
+      snapshot.task = { text: prompt, source: 'task', files: [] };
+      const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
+      const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
+      return { text: redactOutput(text), isError: false, manifest: assembly.manifest };
+    };
+    // --on-prompt context: sized for what the client keeps of a hook (Claude Code: 10 000 characters, else a preview).
+    const limit = clientLimit(client);
+    const answer = onPrompt === 'status' ? run(maxTokens) : sizedAssembly(run, maxTokens, { client, maxChars: limit.maxChars, label: `${limit.label} keeps ${num(limit.limitChars)} characters of a hook` });
+    io.stdout(additionalContextOutput('UserPromptSubmit', answer.text) + '\n');
     return 0;
   } catch (e) {
     if (e instanceof InputError) return warn(`${e.toString()}; nothing added`);

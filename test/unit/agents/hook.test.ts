@@ -171,6 +171,10 @@ describe('ctxctl hook claude-code', () => {
     assert.ok(context.includes('<task source="task" trust="user">\nWhy do legacy POS terminals get 400 on POST /v1/payments since 2.14? paymentMethod\n</task>'));
     assert.ok(context.includes('<pinned source="docs/runbook.md#L3-L3" trust="user" label="on call">'), 'the request\'s own pinned block');
     assert.doesNotMatch(context, /FINAL REQUEST/);
+    // Issue 28, item 2: sized for Claude Code's 10 000 characters of a hook (it showed a 2 KB preview of 25 KB).
+    assert.ok(context.length <= 9_500, `${context.length}`);
+    assert.match(context, /^\[Context Control\] Sized for the client: Claude Code keeps 10\u202f000 characters of a hook; assembled at max_input [\d\u202f]+ instead of 11\u202f000 tokens \([\d\u202f]+ characters at first\)\.\n\[Context Control\] Context budget: /);
+    assert.ok(context.includes('<rules source="AGENTS.md" trust="project-rule">'), 'the rules still go');
   });
 
   it('bad input exits 0 with one warning line on stderr and nothing on stdout', () => {
