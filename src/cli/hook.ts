@@ -84,8 +84,9 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   const env = io.env ?? process.env;
   const where = hookWorkspace(values.workspace, env, event);
   if (!where) return warn('no workspace: pass --workspace, or run under Claude Code (CLAUDE_PROJECT_DIR) or give "cwd" in the event; nothing added');
-  // The event's cwd is the client's folder, maybe a subfolder: the root is the repository top above it.
-  const explicit = values.workspace !== undefined || !!env.CLAUDE_PROJECT_DIR;
+  // The event's cwd, and CLAUDE_PROJECT_DIR (Claude Code's start folder), may be a subfolder: the root is the
+  // repository top above it. Only --workspace is taken as it is.
+  const explicit = values.workspace !== undefined;
   const root = explicit ? path.resolve(where) : workspaceRootFrom(where, env.HOME || undefined).root;
   try {
     if (event.name === 'SessionStart') {

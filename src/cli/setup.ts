@@ -97,7 +97,16 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   const root = path.resolve(v.workspace ?? process.cwd());
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace ?? root);
   const codexConfig = v['codex-config'] === undefined ? '' : path.resolve(v['codex-config']);
-  return apply(targets(agent, root, launch, codexConfig), root, codexConfig, `ctxctl setup ${agent} --write`, agent === 'codex' ? codexTrustSteps(root, codexConfig) : [], !!v.write, stdout);
+  const trailer = agent === 'codex' ? codexTrustSteps(root, codexConfig) : agent === 'claude-code' ? [claudeTrustStep(root)] : [];
+  return apply(targets(agent, root, launch, codexConfig), root, codexConfig, `ctxctl setup ${agent} --write`, trailer, !!v.write, stdout);
+}
+
+/**
+ * Claude Code applies a project's permissions.allow only in a trusted workspace (measured with claude -p 2.1.332:
+ * untrusted, assemble_context is denied; trusted, it runs), and claude -p never asks.
+ */
+export function claudeTrustStep(root: string): string {
+  return `Then trust the folder once (yours to do): start \`claude\` in ${root} and accept the trust dialog; until then Claude Code ignores the permissions.allow above and \`claude -p\` denies the tools.`;
 }
 
 /**

@@ -67,7 +67,9 @@ describe('ctxctl setup', () => {
         '.claude/settings.json: a PreCompact hook already runs ctxctl hook claude-code\n' +
         '.claude/settings.json: permissions.allow already has mcp__context-control__assemble_context, mcp__context-control__read_document, mcp__context-control__search_workspace, mcp__context-control__inspect_offloaded\n' +
         '.claude/settings.json: enabledMcpjsonServers already has context-control\n.claude/settings.json: statusLine already runs ctxctl statusline claude-code\n' +
-        '.claude/skills/context-control/SKILL.md: the context-control skill is already installed\nnothing to write: already set up\n',
+        '.claude/skills/context-control/SKILL.md: the context-control skill is already installed\n' +
+        `Then trust the folder once (yours to do): start \`claude\` in ${root} and accept the trust dialog; until then Claude Code ignores the permissions.allow above and \`claude -p\` denies the tools.\n` +
+        'nothing to write: already set up\n',
     );
     assert.deepEqual([read(root, '.mcp.json'), read(root, '.claude/settings.json')], before, 'a second run changes nothing');
   });
