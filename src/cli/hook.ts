@@ -4,7 +4,7 @@ import { contextText, statusLine } from '../core/agents/context-text';
 import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/agents/hook-event';
 import { reinjection } from '../core/agents/reinject';
 import { precompactText } from '../core/agents/precompact';
-import { sizedAssembly } from '../core/agents/answer-size';
+import { sizedAssembly } from '../core/agents/mcp-answer-size';
 import { withMaxInput } from '../core/policy';
 import { num } from '../core/report/trace';
 import { clientLimit, detectClient } from '../core/agents/hook-size';

@@ -6,7 +6,7 @@ import { version } from '../../package.json';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { workspaceRootFrom } from './workspace-root';
 import { skippedPinEntries } from '../core/sources/pin-entries';
-import { answerLimit, mcpClientOf, sizedAssembly } from '../core/agents/answer-size';
+import { answerLimit, mcpClientOf, sizedAssembly } from '../core/agents/mcp-answer-size';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type ToolAnswer } from '../core/agents/workspace-tools';
 import { InputError } from '../core/errors';
 import { redactingWriter, redactOutput, redactOutputValue } from '../core/redact/output';
@@ -81,7 +81,7 @@ export function createServer(root: string, rawLog: (s: string) => void, options:
       call(
         'assemble_context',
         () => {
-          // Sized for the client (answer-size.ts): Codex cuts a tool answer above its tool_output_token_limit.
+          // Sized for the client (mcp-answer-size.ts): Codex cuts a tool answer above its tool_output_token_limit.
           const limit = answerLimit(mcpClientOf(server.server.getClientVersion()?.name), options.answerChars);
           const answer = sizedAssembly((max) => assembleContext(root, { ...args, max_input: max }), args.max_input, limit);
           if (answer.manifest) lastManifest = answer.manifest;

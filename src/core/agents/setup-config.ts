@@ -2,7 +2,7 @@ import { applyEdits, modify, parseTree, findNodeAtLocation, getNodeValue, printP
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { InputError } from '../errors';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json-depth';
-import { codexAnswerChars, CODEX_TOOL_OUTPUT_TOKENS } from './answer-size';
+import { codexAnswerChars, CODEX_TOOL_OUTPUT_TOKENS } from './mcp-answer-size';
 
 /**
  * The entries `ctxctl setup` adds to an agent's configuration, and the merges that add them. A merge keeps every

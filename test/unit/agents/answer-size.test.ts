@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/answer-size';
+import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/mcp-answer-size';
 import type { ToolAnswer } from '../../../src/core/agents/workspace-tools';
 import type { Manifest } from '../../../src/core/report/manifest';
 import { num } from '../../../src/core/report/trace';

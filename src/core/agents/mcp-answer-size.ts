@@ -1,19 +1,6 @@
 import { num } from '../report/trace';
 import type { ToolAnswer } from './workspace-tools';
 
-/**
- * How much of an MCP tool answer each client keeps, in characters, and `assemble_context` sized to it. The client
- * is known from the MCP handshake (`clientInfo.name`: Claude Code sends "claude-code", Codex "codex-mcp-client").
- *
- * - Codex cuts a tool answer above its `tool_output_token_limit` (config.toml, top level): at its default, a
- *   41 348-character `assemble_context` answer arrived as 11 959 characters (issue 28), so without a limit given the
- *   server aims at CODEX_DEFAULT_ANSWER_CHARS. `ctxctl setup codex` writes the limit and passes the matching
- *   `--answer-chars` (codexAnswerChars) to the server.
- * - Claude Code keeps up to MAX_MCP_OUTPUT_TOKENS (25 000 by default) and saves an answer above 50 000 characters to
- *   a file, leaving the model a path: the server aims below that.
- * Pure.
- */
-
 export type McpClient = 'claude-code' | 'codex' | 'other';
 
 export function mcpClientOf(name: string | undefined): McpClient {
@@ -43,6 +30,19 @@ const CHARS_PER_TOKEN = 3;
 export function codexAnswerChars(toolOutputTokens: number): number {
   return Math.floor(toolOutputTokens * CHARS_PER_TOKEN);
 }
+
+/**
+ * How much of an MCP tool answer each client keeps, in characters, and `assemble_context` sized to it. The client
+ * is known from the MCP handshake (`clientInfo.name`: Claude Code sends "claude-code", Codex "codex-mcp-client").
+ *
+ * - Codex cuts a tool answer above its `tool_output_token_limit` (config.toml, top level): at its default, a
+ *   41 348-character `assemble_context` answer arrived as 11 959 characters (issue 28), so without a limit given the
+ *   server aims at CODEX_DEFAULT_ANSWER_CHARS. `ctxctl setup codex` writes the limit and passes the matching
+ *   `--answer-chars` (codexAnswerChars) to the server.
+ * - Claude Code keeps up to MAX_MCP_OUTPUT_TOKENS (25 000 by default) and saves an answer above 50 000 characters to
+ *   a file, leaving the model a path: the server aims below that.
+ * Pure.
+ */
 
 /** The limit for a client: `--answer-chars` when given, else the client's own; none for another client. */
 export function answerLimit(client: McpClient, flagChars?: number): AnswerLimit | undefined {
