@@ -3,8 +3,13 @@ import { parseArgs } from 'node:util';
 import { contextText, statusLine } from '../core/agents/context-text';
 import { additionalContextOutput, hookWorkspace, parseHookEvent } from '../core/agents/hook-event';
 import { reinjection } from '../core/agents/reinject';
+import { precompactText } from '../core/agents/precompact';
+import { sizedAssembly } from '../core/agents/mcp-answer-size';
+import { withMaxInput } from '../core/policy';
+import { num } from '../core/report/trace';
 import { clientLimit, detectClient } from '../core/agents/hook-size';
 import { workspaceRootFrom } from './workspace-root';
+import { rememberInjection } from './hook-memory';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { redactOutput } from '../core/redact/output';
 import { ContextEngine } from '../core/engine';
@@ -78,22 +83,49 @@ export async function hookCommand(argv: string[], io: HookIo): Promise<number> {
   const env = io.env ?? process.env;
   const where = hookWorkspace(values.workspace, env, event);
   if (!where) return warn('no workspace: pass --workspace, or run under Claude Code (CLAUDE_PROJECT_DIR) or give "cwd" in the event; nothing added');
-  // The event's cwd is the client's folder, maybe a subfolder: the root is the repository top above it.
-  const explicit = values.workspace !== undefined || !!env.CLAUDE_PROJECT_DIR;
+  // The event's cwd, and CLAUDE_PROJECT_DIR (Claude Code's start folder), may be a subfolder: the root is the
+  // repository top above it. Only --workspace is taken as it is.
+  const explicit = values.workspace !== undefined;
   const root = explicit ? path.resolve(where) : workspaceRootFrom(where, env.HOME || undefined).root;
   try {
     const engine = new ContextEngine(diskHost, root);
     if (event.name === 'SessionStart') {
       const snapshot = engine.load({ task: '', cwd: root });
-      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client) });
-      io.stdout(additionalContextOutput('SessionStart', redactOutput(result.text)) + '\n');
+      // Codex loads AGENTS.md itself: only the pins go (no duplicate injection).
+      const result = reinjection(snapshot, counterFor('o200k_base'), { source: event.source, maxTokens, client: clientLimit(client), clientLoadsRules: client === 'codex' });
+      const text = redactOutput(result.text);
+      // A resumed session that already holds this very injection gets nothing more.
+      // Compared by the blocks sent, not the note (which names the event).
+      const seen = rememberInjection(root, event.sessionId, event.source, text.slice(result.note.length));
+      if (seen.repeat) {
+        io.stderr(`ctxctl hook: this session already holds the same re-injection (from ${seen.earlier}): not repeated on ${event.source}\n`);
+        return 0;
+      }
+      io.stdout(additionalContextOutput('SessionStart', text) + '\n');
       return 0;
     }
-    const snapshot = engine.load({ task: '', cwd: root }); // the prompt is text, never a path to read
-    snapshot.task = { text: event.prompt, source: 'task', files: [] };
-    const assembly = engine.assemble(snapshot);
-    const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
-    io.stdout(additionalContextOutput('UserPromptSubmit', redactOutput(text)) + '\n');
+    if (event.name === 'PreCompact') {
+      // Claude Code takes a PreCompact hook's plain stdout as instructions for the compaction (precompact.ts).
+      const snapshot = engine.load({ task: '', cwd: root });
+      const summary = engine.assemble(snapshot).blocks.find((b) => b.kind === 'session_summary');
+      const limit = clientLimit(client);
+      const pins = (maxChars: number) => reinjection(snapshot, counterFor('o200k_base'), { source: `PreCompact (${event.trigger})`, maxTokens, client: { ...limit, maxChars } });
+      io.stdout(redactOutput(precompactText(event.trigger, summary, pins, limit.maxChars)) + '\n');
+      return 0;
+    }
+    const prompt = event.prompt;
+    const run = (max?: number) => {
+      const policy = max === undefined ? undefined : withMaxInput(engine.policy(), max);
+      const snapshot = engine.load({ task: '', cwd: root, ...(policy ? { policy } : {}) }); // the prompt is text, never a path to read
+      snapshot.task = { text: prompt, source: 'task', files: [] };
+      const assembly = engine.assemble(snapshot);
+      const text = onPrompt === 'status' ? `[Context Control] ${statusLine(assembly)}` : contextText(assembly, { trace: false });
+      return { text: redactOutput(text), isError: false, manifest: assembly.manifest };
+    };
+    // --on-prompt context: sized for what the client keeps of a hook (Claude Code: 10 000 characters, else a preview).
+    const limit = clientLimit(client);
+    const answer = onPrompt === 'status' ? run(maxTokens) : sizedAssembly(run, maxTokens, { client, maxChars: limit.maxChars, label: `${limit.label} keeps ${num(limit.limitChars)} characters of a hook` });
+    io.stdout(additionalContextOutput('UserPromptSubmit', answer.text) + '\n');
     return 0;
   } catch (e) {
     if (e instanceof InputError) return warn(`${e.toString()}; nothing added`);

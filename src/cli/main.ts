@@ -17,6 +17,7 @@ import { checkCommand, CHECK_USAGE } from './check';
 import { compareCommand, COMPARE_USAGE } from './compare';
 import { sessionCommand } from './session-command';
 import { hookCommand, HOOK_USAGE } from './hook';
+import { statuslineCommand, STATUSLINE_USAGE } from './statusline';
 import { mcpCommand, MCP_USAGE } from './mcp';
 import { setupCommand, SETUP_USAGE } from './setup';
 import { previousRecord } from './record-folder';
@@ -43,6 +44,7 @@ const USAGE = `Usage:
   ctxctl session show|compact|edit|undo --workspace DIR [--session FILE]   (ctxctl session --help)
   ${MCP_USAGE}
   ${HOOK_USAGE}
+  ${STATUSLINE_USAGE}
   ${SETUP_USAGE}
   ${GATEWAY_USAGE}
 ${SEND_USAGE}
@@ -162,7 +164,7 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand, setup: setupCommand };
 /** Commands that stream (send): they get both streams and finish later. */
-const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand, compare: compareCommand, check: checkCommand, gateway: gatewayCommand };
+const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand, statusline: statuslineCommand, compare: compareCommand, check: checkCommand, gateway: gatewayCommand };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
 export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {

@@ -7,6 +7,7 @@ import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { workspaceRootFrom } from './workspace-root';
 import { skippedPinEntries } from '../core/sources/pin-entries';
 import type { AssembleArgs, inspectTool, ToolAnswer } from '../core/agents/workspace-tools';
+import { answerLimit, mcpClientOf, sizedAssembly } from '../core/agents/mcp-answer-size';
 import { ContextEngine } from '../core/engine';
 import { diskHost } from '../host/disk';
 import { toolsOn } from '../core/tool-registry';
@@ -21,7 +22,7 @@ import type { Manifest } from '../core/report/manifest';
  * stdio with the official SDK. stdout carries protocol messages only; every log line goes to stderr.
  */
 
-export const MCP_USAGE = 'ctxctl mcp [--workspace DIR]   (an MCP server over stdio; DIR defaults to the repository top above the current folder: .git, .context or AGENTS.md)';
+export const MCP_USAGE = 'ctxctl mcp [--workspace DIR] [--answer-chars N]   (an MCP server over stdio; DIR defaults to the repository top above the current folder: .git, .context or AGENTS.md; N: the longest answer the client keeps, default by client: Codex 11 000, Claude Code 45 000)';
 
 export interface McpIo {
   stderr: (s: string) => void;
@@ -35,7 +36,7 @@ export interface McpIo {
 const text = (answer: ToolAnswer) => ({ content: [{ type: 'text' as const, text: redactOutput(answer.text) }], isError: answer.isError });
 
 /** The server over one workspace; exported so a test can connect it to an in-memory transport too. */
-export function createServer(root: string, rawLog: (s: string) => void): McpServer {
+export function createServer(root: string, rawLog: (s: string) => void, options: { answerChars?: number } = {}): McpServer {
   const log = redactingWriter(rawLog);
   const { McpServer, z } = mcpSdk();
   const server = new McpServer({ name: 'context-control', version }, { capabilities: { logging: {} } });
@@ -66,7 +67,10 @@ export function createServer(root: string, rawLog: (s: string) => void): McpServ
   // zod (the SDK checks every call against it), read-only. The handlers stay here.
   const handlers: Record<string, (args: Record<string, unknown>) => ToolAnswer> = {
     assemble_context: (args) => {
-      const answer = engine.tools.assembleContext(args as unknown as AssembleArgs);
+      // Sized for the client (mcp-answer-size.ts): Codex cuts a tool answer above its tool_output_token_limit.
+      const limit = answerLimit(mcpClientOf(server.server.getClientVersion()?.name), options.answerChars);
+      const given = args as unknown as AssembleArgs;
+      const answer = sizedAssembly((max) => engine.tools.assembleContext({ ...given, max_input: max }), given.max_input, limit);
       if (answer.manifest) lastManifest = answer.manifest;
       return answer;
     },
@@ -164,9 +168,9 @@ function readPolicy(engine: ContextEngine) {
 
 /** Run until the client closes stdin. */
 export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
-  let values: { workspace?: string; help?: boolean };
+  let values: { workspace?: string; 'answer-chars'?: string; help?: boolean };
   try {
-    values = parseArgs({ args: argv, options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+    values = parseArgs({ args: argv, options: { workspace: { type: 'string' }, 'answer-chars': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
   } catch (e) {
     throw new InputError(`mcp: ${(e as Error).message} (usage: ${MCP_USAGE})`);
   }
@@ -177,7 +181,9 @@ export async function mcpCommand(argv: string[], io: McpIo): Promise<number> {
   // Without --workspace: the repository top above the client's folder (a client started in docs/ serves the project).
   const root = values.workspace !== undefined ? path.resolve(values.workspace) : workspaceRootFrom(process.cwd()).root;
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', values.workspace ?? root);
-  const server = createServer(root, io.stderr);
+  const answerChars = values['answer-chars'] === undefined ? undefined : Number(values['answer-chars']);
+  if (answerChars !== undefined && (!/^\d+$/.test(values['answer-chars']!) || answerChars < 2000)) throw new InputError(`mcp: --answer-chars must be a whole number of at least 2000, got "${values['answer-chars']}" (usage: ${MCP_USAGE})`);
+  const server = createServer(root, io.stderr, { answerChars });
   const transport = new BoundedStdioTransport(io.input ?? process.stdin, io.output ?? process.stdout, io.stderr);
   const closed = new Promise<number>((resolve) => {
     transport.onclose = () => resolve(0);

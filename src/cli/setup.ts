@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lineDiff } from '../core/agents/line-diff';
-import { AGENTS, mergeClaudeHook, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
+import { mergeClaudeSettings, mergeSkill } from '../core/agents/setup-claude';
+import { AGENTS, mergeCodex, mergeServer, serverEntry, type Agent, type Launch, type Merge } from '../core/agents/setup-config';
 import { GATEWAY_AGENTS, DEFAULT_GATEWAY_PORT, gatewayInstructions, mergeClaudeGateway, mergeCodexGateway, undoClaudeGateway, undoCodexGateway, type GatewayAgent, type GatewayMerge } from '../core/agents/gateway-setup';
 import { InputError } from '../core/errors';
 import { resolveInWorkspace } from '../core/sources/guard';
@@ -16,7 +17,8 @@ import { readRegularFile } from './read-bounded';
  */
 
 export const SETUP_USAGE = `ctxctl setup claude-code|cursor|vscode|codex [--workspace DIR] [--write] [--command CMD] [--codex-config FILE]
-                 (the MCP server entry, and the SessionStart hook for Claude Code and Codex; --write merges them)
+                 (the MCP server entry; for Claude Code also the SessionStart and PreCompact hooks, the read-only tools allowed
+                  and the status line; for Codex the project's .codex/config.toml unless --codex-config; --write merges them)
        ctxctl setup claude-code|codex|cline|continue|copilot --gateway [--port 8787] [--undo] [--workspace DIR] [--write] [--codex-config FILE]
                  (the agent's base URL pointed at ctxctl gateway; --undo removes exactly what --gateway added)`;
 
@@ -36,15 +38,38 @@ function targets(agent: Agent, root: string, launch: Launch, codexConfig: string
     case 'claude-code':
       return [
         inWorkspace('.mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch))),
-        inWorkspace('.claude/settings.json', (e, f) => mergeClaudeHook(e, f, launch)),
+        inWorkspace('.claude/settings.json', (e, f) => mergeClaudeSettings(e, f, launch)),
+        skillTarget(inWorkspace, '.claude/skills/context-control/SKILL.md', 'claude-code'),
       ];
     case 'cursor':
       return [inWorkspace('.cursor/mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch)))];
     case 'vscode':
       return [inWorkspace('.vscode/mcp.json', (e, f) => mergeServer(e, f, 'servers', serverEntry(agent, launch)))];
     case 'codex':
-      return [{ label: codexConfig, abs: codexConfig, merge: (e) => mergeCodex(e, codexConfig, launch) }];
+      // Per project by default (Codex loads a trusted project's .codex/config.toml); --codex-config names another file.
+      return [
+        codexConfig === '' ? inWorkspace('.codex/config.toml', (e, f) => mergeCodex(e, f, launch)) : { label: codexConfig, abs: codexConfig, merge: (e) => mergeCodex(e, codexConfig, launch) },
+        // Codex finds a repository's skills in .agents/skills.
+        skillTarget(inWorkspace, '.agents/skills/context-control/SKILL.md', 'codex'),
+      ];
   }
+}
+
+/** The shipped skill of `integrations/<agent>/skills/context-control/SKILL.md`, found above this file (dist/ or out/src/cli/). */
+export function shippedSkill(agent: 'claude-code' | 'codex'): { text: string; from: string } {
+  const rel = path.join('integrations', agent, 'skills', 'context-control', 'SKILL.md');
+  for (let dir = __dirname, i = 0; i < 5; i++, dir = path.dirname(dir)) {
+    const file = path.join(dir, rel);
+    if (fs.existsSync(file)) return { text: fs.readFileSync(file, 'utf8'), from: rel.split(path.sep).join('/') };
+  }
+  throw new InputError(`setup: the shipped skill ${rel} was not found beside this ctxctl`);
+}
+
+function skillTarget(inWorkspace: (rel: string, merge: (existing: string | undefined, file: string) => Merge) => Target, rel: string, agent: 'claude-code' | 'codex'): Target {
+  return inWorkspace(rel, (e, f) => {
+    const shipped = shippedSkill(agent);
+    return mergeSkill(e, f, shipped.text, shipped.from);
+  });
 }
 
 export function setupCommand(argv: string[], stdout: (s: string) => void, env: Record<string, string | undefined> = process.env): number {
@@ -71,9 +96,31 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   const launch: Launch = { command: words[0], args: words.slice(1) };
   const root = path.resolve(v.workspace ?? process.cwd());
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace ?? root);
-  const codexConfig = path.resolve(v['codex-config'] ?? path.join(env.CODEX_HOME || path.join(os.homedir(), '.codex'), 'config.toml'));
+  const codexConfig = v['codex-config'] === undefined ? '' : path.resolve(v['codex-config']);
+  const trailer = agent === 'codex' ? codexTrustSteps(root, codexConfig) : agent === 'claude-code' ? [claudeTrustStep(root)] : [];
+  return apply(targets(agent, root, launch, codexConfig), root, codexConfig, `ctxctl setup ${agent} --write`, trailer, !!v.write, stdout);
+}
 
-  return apply(targets(agent, root, launch, codexConfig), root, codexConfig, `ctxctl setup ${agent} --write`, agent === 'codex' ? ['Codex runs a command hook only after you review and trust it; Codex releases from before hooks were on by default also need [features] codex_hooks = true.'] : [], !!v.write, stdout);
+/**
+ * Claude Code applies a project's permissions.allow only in a trusted workspace (measured with claude -p 2.1.332:
+ * untrusted, assemble_context is denied; trusted, it runs), and claude -p never asks.
+ */
+export function claudeTrustStep(root: string): string {
+  return `Then trust the folder once (yours to do): start \`claude\` in ${root} and accept the trust dialog; until then Claude Code ignores the permissions.allow above and \`claude -p\` denies the tools.`;
+}
+
+/**
+ * The steps only the user can take (issue 28): Codex loads a project's .codex/config.toml only once the project is
+ * trusted, and runs a command hook only once it is reviewed and trusted in its TUI; `codex exec` skips an untrusted
+ * hook without a word.
+ */
+export function codexTrustSteps(root: string, codexConfig: string): string[] {
+  return [
+    'Then, in Codex (these steps are yours: ctxctl does not trust anything for you):',
+    ...(codexConfig === '' ? [`  1. Trust the project, so Codex loads .codex/config.toml: start \`codex\` in ${root} and answer yes to trusting the folder (or add [projects.${JSON.stringify(root)}] trust_level = "trusted" to ~/.codex/config.toml).`] : []),
+    `  ${codexConfig === '' ? 2 : 1}. Trust the hook: in the Codex TUI type /hooks, pick the SessionStart hook running ctxctl hook codex, and trust it. Until then \`codex exec\` skips it silently.`,
+    `  ${codexConfig === '' ? 3 : 2}. Codex releases where hooks are off by default also need [features] hooks = true (the older name codex_hooks is deprecated).`,
+  ];
 }
 
 interface GatewayValues {

@@ -60,6 +60,8 @@ export interface BlockMeta {
   pointer?: string;
   /** The user's override for this source (`.context/` overrides, `--include` / `--exclude`). */
   override?: 'include' | 'exclude';
+  /** Commit evidence (relevance/evidence.ts): a commit's hunks of a file, not a workspace document (never an index entry). */
+  commit?: { id: string; path: string; subject: string };
 }
 
 export interface Block {

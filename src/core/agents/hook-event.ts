@@ -5,8 +5,9 @@
  */
 
 export type HookEvent =
-  | { name: 'SessionStart'; source: string; cwd?: string; transcriptPath?: string }
+  | { name: 'SessionStart'; source: string; cwd?: string; transcriptPath?: string; sessionId?: string }
   | { name: 'UserPromptSubmit'; prompt: string; cwd?: string; transcriptPath?: string }
+  | { name: 'PreCompact'; trigger: string; cwd?: string; transcriptPath?: string }
   | { name: 'other'; event: string; cwd?: string; transcriptPath?: string };
 
 export const SESSION_START_SOURCES = ['startup', 'resume', 'clear', 'compact'];
@@ -27,7 +28,12 @@ export function parseHookEvent(input: string): { event: HookEvent } | { error: s
   const extra = transcriptPath ? { cwd, transcriptPath } : { cwd };
   if (name === 'SessionStart') {
     const source = typeof o.source === 'string' && o.source !== '' ? o.source : 'startup';
-    return { event: { name, source, ...extra } };
+    const sessionId = typeof o.session_id === 'string' && o.session_id !== '' ? o.session_id : undefined;
+    return { event: { name, source, ...extra, ...(sessionId ? { sessionId } : {}) } };
+  }
+  if (name === 'PreCompact') {
+    const trigger = typeof o.trigger === 'string' && o.trigger !== '' ? o.trigger : 'manual';
+    return { event: { name, trigger, ...extra } };
   }
   if (name === 'UserPromptSubmit') {
     if (typeof o.prompt !== 'string') return { error: 'the UserPromptSubmit event has no "prompt" string' };

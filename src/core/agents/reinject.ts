@@ -69,6 +69,8 @@ export interface ReinjectOptions {
   maxTokens?: number;
   /** What the client keeps of a hook's context (hook-size.ts); absent: tokens only. */
   client?: ClientLimit;
+  /** The client loads AGENTS.md itself (Codex): the rules are not repeated, and the note says so. */
+  clientLoadsRules?: boolean;
 }
 
 /**
@@ -78,7 +80,10 @@ export interface ReinjectOptions {
  */
 export function reinjection(snapshot: Snapshot, tokenizer: Tokenizer, options: ReinjectOptions): Reinjection {
   const budget = reinjectBudget(snapshot, options.maxTokens);
-  const { blocks, unreadable } = durableBlocks(snapshot);
+  const durable = durableBlocks(snapshot);
+  const { unreadable } = durable;
+  const blocks = options.clientLoadsRules ? durable.blocks.filter((b) => b.kind !== 'agents_md') : durable.blocks;
+  const ownRules = options.clientLoadsRules ? durable.blocks.filter((b) => b.kind === 'agents_md').map((b) => b.source) : [];
   const skipped = skippedPinEntries(snapshot.warnings).map((message) => ({ kind: 'pinned' as const, source: PINS_FILE, tokens: 0, reason: message }));
   const candidates = blocks.map((block) => {
     const text = wrapVerbatim(block);
@@ -88,9 +93,19 @@ export function reinjection(snapshot: Snapshot, tokenizer: Tokenizer, options: R
   const maxChars = options.client?.maxChars ?? Infinity;
   // The note's length depends on what is left out, so the fill is redone with a larger reserve until the whole fits.
   for (let reserve = NOTE_RESERVE_CHARS; ; reserve += NOTE_RESERVE_CHARS) {
-    const r = fillOnce(candidates, fixed, budget, maxChars - reserve, options);
+    const r = withOwnRules(fillOnce(candidates, fixed, budget, maxChars - reserve, options), ownRules, options);
     if (r.text.length <= maxChars || r.included.length === 0) return { ...r, tokens: tokenizer.count(r.text) };
   }
+}
+
+/** The note names the rules the client loads itself, so the model knows they were not dropped. */
+function withOwnRules(r: Omit<Reinjection, 'tokens'>, ownRules: string[], options: ReinjectOptions): Omit<Reinjection, 'tokens'> {
+  if (ownRules.length === 0) return r;
+  const label = options.client?.label ?? 'the client';
+  const line = ` The rules of ${ownRules.join(', ')} are not repeated: ${label} loads AGENTS.md itself.`;
+  const nothing = r.included.length === 0 && r.omitted.length === 0;
+  const note = nothing ? `[Context Control] Nothing to re-inject on ${options.source} beyond what ${label} loads itself (${ownRules.join(', ')}).` : r.note + line;
+  return { ...r, note, text: [note, ...r.text.split('\n\n').slice(1)].join('\n\n') };
 }
 
 /** Room kept for the note line, in characters, on the first try. */

@@ -2,6 +2,7 @@ import { applyEdits, modify, parseTree, findNodeAtLocation, getNodeValue, printP
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { InputError } from '../errors';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json-depth';
+import { codexAnswerChars, CODEX_TOOL_OUTPUT_TOKENS } from './mcp-answer-size';
 
 /**
  * The entries `ctxctl setup` adds to an agent's configuration, and the merges that add them. A merge keeps every
@@ -34,8 +35,9 @@ export const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol
  */
 const FORMATTED_EDIT_MAX_CHARS = 64 * 1024;
 
-export function hookCommandLine(launch: Launch): string {
-  return [launch.command, ...launch.args, 'hook', 'claude-code'].map(shellWord).join(' ');
+/** The hook's command line; Codex's names its client (`hook codex`), so the hook sizes and de-duplicates for it. */
+export function hookCommandLine(launch: Launch, agent: 'claude-code' | 'codex' = 'claude-code'): string {
+  return [launch.command, ...launch.args, 'hook', agent].map(shellWord).join(' ');
 }
 
 function shellWord(word: string): string {
@@ -53,12 +55,13 @@ export function serverEntry(agent: Agent, launch: Launch): Record<string, unknow
     case 'vscode':
       return { type: 'stdio', command: launch.command, args: [...args, '--workspace', '${workspaceFolder}'] };
     case 'codex':
-      return { command: launch.command, args };
+      // Codex cuts a tool answer above its tool_output_token_limit: the server sizes assemble_context to it.
+      return { command: launch.command, args: [...args, '--answer-chars', String(codexAnswerChars(CODEX_TOOL_OUTPUT_TOKENS))] };
   }
 }
 
 export function sessionStartGroup(launch: Launch): Record<string, unknown> {
-  return { matcher: SESSION_START_MATCHER, hooks: [{ type: 'command', command: hookCommandLine(launch), timeout: 30 }] };
+  return sessionStartGroupFor(hookCommandLine(launch), SESSION_START_MATCHER);
 }
 
 /** Parse JSON with comments; a syntax error or a non-object root is an InputError at its line and column. */
@@ -108,32 +111,44 @@ export function mergeServer(existing: string | undefined, file: string, key: 'mc
   return { text, notes: [`${file}: ${current ? 'updated' : 'added'} ${key}.${SERVER_NAME}${current ? ' (its previous value is in the diff)' : ''}`], changed: true };
 }
 
-/** Add the SessionStart hook group to a Claude Code settings file unless a hook already runs the same command. */
-export function mergeClaudeHook(existing: string | undefined, file: string, launch: Launch): Merge {
-  const group = sessionStartGroup(launch);
+export function sessionStartGroupFor(command: string, matcher: string): Record<string, unknown> {
+  return { matcher, hooks: [{ type: 'command', command, timeout: 30 }] };
+}
+
+/**
+ * Add a hook group for `event` (SessionStart by default, or PreCompact) to a Claude Code settings file unless a hook
+ * of that event already runs the same command.
+ */
+export function mergeClaudeHook(existing: string | undefined, file: string, launch: Launch, event: 'SessionStart' | 'PreCompact' = 'SessionStart'): Merge {
+  const matcher = event === 'SessionStart' ? SESSION_START_MATCHER : PRE_COMPACT_MATCHER;
   const command = hookCommandLine(launch);
+  const group = sessionStartGroupFor(command, matcher);
+  const added = `${file}: added a ${event} hook (${matcher}) running ${command}`;
   if (existing === undefined || existing.trim() === '') {
-    return { text: JSON.stringify({ hooks: { SessionStart: [group] } }, null, 2) + '\n', notes: [`${file}: added a SessionStart hook (${SESSION_START_MATCHER}) running ${command}`], changed: true };
+    return { text: JSON.stringify({ hooks: { [event]: [group] } }, null, 2) + '\n', notes: [added], changed: true };
   }
   const tree = jsonTree(existing, file);
-  for (const [where, type] of [[['hooks'], 'object'], [['hooks', 'SessionStart'], 'array']] as const) {
+  for (const [where, type] of [[['hooks'], 'object'], [['hooks', event], 'array']] as const) {
     const node = findNodeAtLocation(tree, [...where]);
     if (node && node.type !== type) {
       const { line, column } = position(existing, node.offset);
       throw new InputError(`"${where.join('.')}" must be an ${type}; nothing written`, file, line, column);
     }
   }
-  const groups = findNodeAtLocation(tree, ['hooks', 'SessionStart']);
+  const groups = findNodeAtLocation(tree, ['hooks', event]);
   const present = ((groups ? getNodeValue(groups) : []) as unknown[]).some((g) => hooksOf(g).some((h) => h.command === command));
-  if (present) return { text: existing, notes: [`${file}: a SessionStart hook already runs ${command}`], changed: false };
+  if (present) return { text: existing, notes: [`${file}: a ${event} hook already runs ${command}`], changed: false };
   const hooks = findNodeAtLocation(tree, ['hooks']);
   const text = groups
-    ? appendMember(existing, groups, JSON.stringify(group, null, 2), ['hooks', 'SessionStart', groups.children?.length ?? 0], group, true)
+    ? appendMember(existing, groups, JSON.stringify(group, null, 2), ['hooks', event, groups.children?.length ?? 0], group, true)
     : hooks
-      ? appendMember(existing, hooks, `"SessionStart": ${JSON.stringify([group], null, 2)}`, ['hooks', 'SessionStart'], [group])
-      : appendMember(existing, tree, `"hooks": ${JSON.stringify({ SessionStart: [group] }, null, 2)}`, ['hooks'], { SessionStart: [group] });
-  return { text, notes: [`${file}: added a SessionStart hook (${SESSION_START_MATCHER}) running ${command}`], changed: true };
+      ? appendMember(existing, hooks, `${JSON.stringify(event)}: ${JSON.stringify([group], null, 2)}`, ['hooks', event], [group])
+      : appendMember(existing, tree, `"hooks": ${JSON.stringify({ [event]: [group] }, null, 2)}`, ['hooks'], { [event]: [group] });
+  return { text, notes: [added], changed: true };
 }
+
+/** Claude Code's PreCompact matcher: a `/compact` and an automatic compaction. */
+export const PRE_COMPACT_MATCHER = 'manual|auto';
 
 /**
  * Add a member after the last one of an object or array, on its own line at its siblings' indentation, touching no
@@ -185,17 +200,26 @@ export function parseCodex(text: string, file: string): Record<string, unknown> 
 }
 
 /**
- * The Codex config (TOML): `[mcp_servers.context-control]` and a `[[hooks.SessionStart]]` group are appended when
- * absent, so every existing byte stays. An existing `mcp_servers.context-control` that differs is left as it is and
- * reported (appending a second one would be invalid TOML). The result is parsed again before it is returned.
+ * The Codex config (TOML), the project's `.codex/config.toml` or the file given: `[mcp_servers.context-control]` and
+ * a `[[hooks.SessionStart]]` group are appended when absent, and `tool_output_token_limit` (a top-level key, so it
+ * goes first, above every table) is set when absent, so that the server's answers (`--answer-chars`) fit what Codex
+ * keeps of a tool answer. Every existing byte stays. An existing `mcp_servers.context-control` that differs is left
+ * as it is and reported (appending a second one would be invalid TOML). The result is parsed again before it is returned.
  */
 export function mergeCodex(existing: string | undefined, file: string, launch: Launch): Merge {
   const before = existing ?? '';
   const parsed = parseCodex(before, file);
-  const entry = serverEntry('codex', launch) as { command: string; args: string[] };
-  const command = hookCommandLine(launch);
+  const limit = typeof parsed.tool_output_token_limit === 'number' && parsed.tool_output_token_limit > 0 ? parsed.tool_output_token_limit : undefined;
+  const base = serverEntry('codex', launch) as { command: string; args: string[] };
+  const entry = { command: base.command, args: [...launch.args, 'mcp', '--answer-chars', String(codexAnswerChars(limit ?? CODEX_TOOL_OUTPUT_TOKENS))] };
+  const command = hookCommandLine(launch, 'codex');
   const notes: string[] = [];
   const blocks: string[] = [];
+  let head = '';
+  if (limit === undefined) {
+    head = `# Context Control (ctxctl setup codex): Codex cuts a tool answer above this many tokens; ctxctl mcp --answer-chars keeps to it\ntool_output_token_limit = ${CODEX_TOOL_OUTPUT_TOKENS}\n\n`;
+    notes.push(`${file}: set tool_output_token_limit = ${CODEX_TOOL_OUTPUT_TOKENS} (Codex's default cut a 41 348-character assemble_context answer to 11 959)`);
+  } else notes.push(`${file}: tool_output_token_limit is ${limit}: the server's answers are sized to it (--answer-chars ${codexAnswerChars(limit)})`);
   const servers = parsed.mcp_servers as Record<string, unknown> | undefined;
   const current = servers?.[SERVER_NAME] as Record<string, unknown> | undefined;
   if (!current) {
@@ -213,9 +237,9 @@ export function mergeCodex(existing: string | undefined, file: string, launch: L
     blocks.push(`[[hooks.SessionStart]]\nmatcher = ${tomlString(SESSION_START_MATCHER)}\n\n[[hooks.SessionStart.hooks]]\ntype = "command"\ncommand = ${tomlString(command)}\ntimeout = 30\n`);
     notes.push(`${file}: added a SessionStart hook (${SESSION_START_MATCHER}) running ${command}`);
   }
-  if (blocks.length === 0) return { text: before, notes, changed: false };
+  if (blocks.length === 0 && head === '') return { text: before, notes, changed: false };
   const separator = before === '' ? '' : before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
-  const text = `${before}${separator}# Context Control (ctxctl setup codex)\n${blocks.join('\n')}`;
+  const text = blocks.length ? `${head}${before}${separator}# Context Control (ctxctl setup codex)\n${blocks.join('\n')}` : `${head}${before}`;
   try {
     parseToml(text);
   } catch (e) {

@@ -2,7 +2,7 @@ import type { Policy } from '../policy';
 import type { Block, Decision } from '../types';
 import { statusLabel } from '../sources/adr';
 import { makeBlock } from './collect';
-import { renderIndex, type IndexEntry } from './render';
+import { renderIndex, renderRetired, type IndexEntry } from './render';
 
 /**
  * The index's own budget: what its lines for candidates the fill left out may take, at most
@@ -43,6 +43,20 @@ export function leftOutOfIndex(decisions: Decision[], left: Block[], budget: num
 /** What `read_document` can fetch, and so what the index may list. */
 export const INDEXABLE = new Set<Block['kind']>(['document', 'decision', 'source_code']);
 
+/**
+ * Whether the index may list the block: a workspace file read_document fetches. Commit evidence (`path@commit`, a
+ * commit's hunks) is not one: read_document refuses it, so it is named in the manifest instead (commitNote).
+ */
+export function isIndexable(b: Block): boolean {
+  return INDEXABLE.has(b.kind) && !b.meta.commit;
+}
+
+/** How the manifest names commit evidence that is not sent: `not sent: commit abc1234 touching src/a.ts (subject); <why>`. */
+export function commitNote(b: Block, why: string): string {
+  const c = b.meta.commit!;
+  return `not sent: commit ${c.id} touching ${c.path} (${c.subject}); ${why.replace(/^not in this request: /, '')}`;
+}
+
 const NOT_IN_FORCE = ['proposed', 'draft'];
 const RETIRED = ['superseded', 'deprecated', 'rejected', 'on hold'];
 
@@ -58,9 +72,9 @@ function indexStatus(d: Block): string {
  * The `<available-documents>` block listing `docs` (sorted by path); `overflow` are the ones fill left out for room.
  * The block's `meta.listed` is the list of paths its text names, in order: what the manifest may call "indexed".
  */
-export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>, leftOut?: { count: number; budget: number }): Block | undefined {
-  const listed = docs.filter((d) => INDEXABLE.has(d.kind)).sort((a, b) => a.source.localeCompare(b.source));
-  if (listed.length === 0 && !leftOut?.count) return undefined;
+export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>, leftOut?: { count: number; budget: number }, retired: Block[] = []): Block | undefined {
+  const listed = docs.filter(isIndexable).sort((a, b) => a.source.localeCompare(b.source));
+  if (listed.length === 0 && !leftOut?.count && retired.length === 0) return undefined;
   const entries: IndexEntry[] = listed.map((d) => ({
     path: d.source,
     title: d.meta.title ?? d.source,
@@ -71,9 +85,17 @@ export function indexBlock(policy: Policy, docs: Block[], overflow?: Set<Block>,
     ...(d.meta.relevance ? { relevance: d.meta.relevance.score, notLoaded: overflow?.has(d) ? 'did not fit the budget' : [...NOT_IN_FORCE, ...RETIRED].includes(d.meta.status ?? '') ? 'not in force' : 'below the relevance threshold' } : {}),
   }));
   const more = leftOut?.count ? `${leftOut.count} more candidate document${leftOut.count === 1 ? '' : 's'} (ranked below those listed) left out of this index, over its budget of ${leftOut.budget} tokens; read_document fetches any of them by path` : undefined;
-  const block = makeBlock(policy, 'index', 'builtin:index', 'harness', renderIndex(entries, more), { listed: entries.map((e) => e.path), ...(leftOut?.count ? { leftOut: leftOut.count } : {}) });
+  const named = [...retired].sort((a, b) => a.source.localeCompare(b.source)).map((d) => ({ path: d.source, title: d.meta.title ?? d.source, status: retiredStatus(d) }));
+  const text = [...(entries.length || more ? [renderIndex(entries, more)] : []), ...(named.length ? [renderRetired(named)] : [])].join('\n');
+  const block = makeBlock(policy, 'index', 'builtin:index', 'harness', text, { listed: entries.map((e) => e.path), ...(leftOut?.count ? { leftOut: leftOut.count } : {}) });
   block.priority = -1;
   return block;
+}
+
+/** A retired decision's status as `<retired-decisions>` says it: `superseded by ADR-0019, not in force`, `deprecated, not in force`. */
+export function retiredStatus(d: Block): string {
+  const status = d.meta.status ?? 'superseded';
+  return `${status}${d.meta.supersededBy ? ` by ${d.meta.supersededBy}` : status === 'superseded' ? ' (no successor named)' : ''}, not in force`;
 }
 
 /** A document reduced to its title, summary and where the whole text is (ladder step 3). */

@@ -63,7 +63,8 @@ export function applyOverrides(pruned: StageResult<Pruned>, candidates: Block[],
   }
   const notTouched = (d: Decision) => !touched.has(d.source);
   return {
-    value: { kept: outKept, disclosed: outDisclosed, indexed: pruned.value.indexed?.filter(notTouched) },
+    // A retired decision you include is loaded (as included), one you exclude is gone: neither is named as retired.
+    value: { kept: outKept, disclosed: outDisclosed, indexed: pruned.value.indexed?.filter(notTouched), ...(pruned.value.retired ? { retired: pruned.value.retired.filter((b) => !touched.has(b.source)) } : {}) },
     decisions: {
       ...pruned.decisions,
       rejected: [...(pruned.decisions.rejected ?? []).filter(notTouched), ...excludedDecisions],

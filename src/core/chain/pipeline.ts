@@ -15,7 +15,7 @@ import { mergeDecisions, type Block, type Decision, type Warning } from '../type
 import { collect } from './collect';
 import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
-import { indexBlock, indexBudgetOf, INDEXABLE, leftOutOfIndex, summaryText, withinIndexBudget } from './index-block';
+import { commitNote, indexBlock, indexBudgetOf, isIndexable, leftOutOfIndex, summaryText, withinIndexBudget } from './index-block';
 import { grownZone, growthMessage } from './grow';
 import { prune } from './prune';
 import { Stopwatch } from './stopwatch';
@@ -119,8 +119,9 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   // The index has a budget of its own (index-block.ts): the disclosed documents, most relevant first, take their
   // lines from it; what they leave is for the lines of the candidates the fill leaves out; the rest is the fill's.
   const indexBudget = indexBudgetOf(Math.max(0, max - counter.count(protectedBlocks)));
-  const disclosure = withinIndexBudget(pruned.value.disclosed, indexBudget, (b) => placement.listCost(policy, b));
-  const disclosedIndex = indexBlock(policy, disclosure.listed);
+  const disclosure = withinIndexBudget(pruned.value.disclosed.filter(isIndexable), indexBudget, (b) => placement.listCost(policy, b));
+  const retired = pruned.value.retired ?? [];
+  const disclosedIndex = indexBlock(policy, disclosure.listed, undefined, undefined, retired);
   const reserved = counter.count(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks);
   const flexible = Math.max(0, max - reserved);
   const documents = pruned.value.kept.filter((b) => !isProtected(b));
@@ -136,7 +137,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
       size: (block, limit) => placement.size(block, limit),
       reservedGroups: session.value.reserved,
       listCost: (block) => placement.listCost(policy, block),
-      listWrapper: disclosedIndex ? 0 : placement.listWrapper(),
+      listWrapper: disclosure.listed.length > 0 ? 0 : placement.listWrapper(),
       indexBudget: Math.max(0, indexBudget - disclosure.spent),
     });
   const cap = policy.zones.tool_results.max_tokens;
@@ -162,12 +163,13 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   }
   watch.lap('fill', filled);
   refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);
-  // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path.
-  const overflowDocs = filled.value.overflow.filter((b) => INDEXABLE.has(b.kind));
+  // Only what read_document can fetch goes in the index; an overflowing tool result stays reachable at its path;
+  // commit evidence that does not fit is named in the manifest (commitNote), never as an index entry.
+  const overflowDocs = filled.value.overflow.filter(isIndexable);
   const unlisted = new Set(filled.value.unlisted);
   const listedDocs = overflowDocs.filter((b) => !unlisted.has(b));
   const leftOut = overflowDocs.length - listedDocs.length + disclosure.left.length;
-  const index = indexBlock(policy, [...disclosure.listed, ...listedDocs], new Set(listedDocs), leftOut > 0 ? { count: leftOut, budget: indexBudget } : undefined);
+  const index = indexBlock(policy, [...disclosure.listed, ...listedDocs], new Set(listedDocs), leftOut > 0 ? { count: leftOut, budget: indexBudget } : undefined, retired);
 
   const enforced = enforce({
     blocks: [...protectedBlocks, ...(index ? [exact(index)] : []), ...filled.value.selected.map(exact)],
@@ -182,7 +184,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const neutral = counter.render(sent);
   const request = shapeRequest(neutral, shape, stream);
   const serialized = JSON.stringify(request);
-  const decisions = mergeDecisions(collected.decisions, pruned.decisions, { rejected: excludedTools.excluded }, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: leftOutOfIndex(pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision), disclosure.left, indexBudget) });
+  const merged = mergeDecisions(collected.decisions, pruned.decisions, { rejected: excludedTools.excluded }, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: leftOutOfIndex(pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision), disclosure.left, indexBudget) });
+  const decisions = commitEvidenceNotSent(merged, ranked.blocks, sent);
   const manifest = buildManifest({
     snapshot,
     blocks: sent,
@@ -206,4 +209,21 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
 
 function disclosedDecision(b: Block): Decision {
   return { source: b.source, kind: b.kind, reason: b.trust === 'project-rule' ? 'instruction file disclosed by its own rules: available on demand' : 'no component: disclosed in the index, available on demand', tokens: b.tokens };
+}
+
+/**
+ * Commit evidence is never an index entry: a "would be in the index" decision for one that was not sent becomes a
+ * rejection that names the commit and the file (`not sent: commit abc1234 touching src/a.ts (…); did not fit …`).
+ */
+function commitEvidenceNotSent<T extends { indexed?: Decision[]; rejected?: Decision[] }>(decisions: T, blocks: Block[], sent: Block[]): T {
+  const commits = new Map(blocks.filter((b) => b.meta.commit).map((b) => [b.source, b]));
+  if (commits.size === 0 || !decisions.indexed) return decisions;
+  const wasSent = new Set(sent.map((b) => b.source));
+  const moved = decisions.indexed.filter((d) => commits.has(d.source) && !wasSent.has(d.source));
+  if (moved.length === 0) return decisions;
+  return {
+    ...decisions,
+    indexed: decisions.indexed.filter((d) => !moved.includes(d)),
+    rejected: [...(decisions.rejected ?? []), ...moved.map((d) => ({ ...d, reason: commitNote(commits.get(d.source)!, d.reason) }))],
+  };
 }

@@ -2,7 +2,7 @@ import { contentHash, countUpTo, type Tokenizer } from '../tokens';
 import type { Block } from '../types';
 import { pieces, type RequestCounter } from './request-count';
 import type { Policy } from '../policy';
-import { indexBlock, INDEXABLE } from './index-block';
+import { indexBlock, isIndexable } from './index-block';
 import { renderIndex, wrap } from './render';
 
 /**
@@ -53,7 +53,7 @@ export class Placement {
    * line, and one token for the figure a bounded count may raise. 0 for what the index does not list.
    */
   listCost(policy: Policy, block: Block): number {
-    if (!INDEXABLE.has(block.kind)) return 0;
+    if (!isIndexable(block)) return 0;
     const alone = indexBlock(policy, [block], new Set([block]));
     return alone ? this.cost(alone, Infinity) - this.listWrapper() + 1 : 0;
   }

@@ -10,6 +10,11 @@ export interface Pruned {
   disclosed: Block[];
   /** Why each disclosed block is in the index and not loaded. */
   indexed?: Decision[];
+  /**
+   * Retired decisions the task asks about: never loaded, never index entries (read_document refuses them), named in
+   * the request in a block of their own with their status and successor (index-block.ts, `<retired-decisions>`).
+   */
+  retired?: Block[];
 }
 
 /** What relevance pruning needs: the task's components, every candidate's relevance, and the thresholds. */
@@ -42,6 +47,7 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
   const disclosed: Block[] = [];
   const indexed: Decision[] = [];
   const rejected: Decision[] = [];
+  const retired: Block[] = [];
   const warnings: Warning[] = [];
 
   for (const block of blocks) {
@@ -56,10 +62,11 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
       const superseded = status === 'superseded' || (successor && !RETIRED.has(status));
       if (superseded || RETIRED.has(status)) {
         const label = superseded ? (successor ? `superseded by ${successor}` : 'superseded (no successor named)') : `${status} decision`;
-        // The task asks about it: it is named in the index, labelled retired with its successor, never loaded as current.
+        // The task asks about it: named in the request with its status and successor (issue 25), in a block of its own,
+        // not in the index: read_document does not fetch a retired decision, and the index lists only what it fetches (issue 28).
         if (ranked && rel && askedAbout(rel, ranked.settings)) {
-          disclosed.push({ ...block, meta: { ...block.meta, status: superseded ? 'superseded' : status, relevance: { score: rel.score, rank: rel.rank, of: rel.of, reason: describe(rel) } } });
-          indexed.push(withScore(block, `${label}: not in force, not loaded; listed in the index with its status because the task asks about it (${describe(rel)})`, rel));
+          retired.push({ ...block, meta: { ...block.meta, status: superseded ? 'superseded' : status } });
+          rejected.push(withScore(block, `${label}: not in force, not loaded; named in <retired-decisions> with its status because the task asks about it (${describe(rel)}); not in the index (read_document does not fetch a retired decision)`, rel));
         } else rejected.push(decision(block, label));
         continue;
       }
@@ -103,7 +110,7 @@ export function prune(blocks: Block[], task: string | undefined | RelevanceConte
       rejected.push(withScore(block, `not relevant to the task: ${why}, below the index threshold ${settings.index_threshold}%`, rel));
     }
   }
-  return { value: { kept, disclosed, indexed: ranked ? indexed : undefined }, decisions: { rejected, warnings } };
+  return { value: { kept, disclosed, indexed: ranked ? indexed : undefined, ...(retired.length ? { retired } : {}) }, decisions: { rejected, warnings } };
 }
 
 /**

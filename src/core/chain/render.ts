@@ -112,9 +112,11 @@ function wrapRaw(block: Block): string {
     case 'current_task':
       return `<task${attrs({ source: block.source, trust: block.trust })}>\n${body}\n</task>`;
     default: {
+      // Commit evidence is a block of its own that names the file and the commit (never an index entry).
       const head = attrs({
         source: block.source,
         trust: block.trust,
+        ...(block.meta.commit ? { path: block.meta.commit.path, commit: block.meta.commit.id } : {}),
         status: block.meta.status,
         summarized: block.meta.summarized ? 'true' : undefined,
       });
@@ -142,6 +144,15 @@ export function renderIndex(entries: IndexEntry[], more?: string): string {
   );
   if (more) lines.push(`  <left-out>${escapeContent(more)}</left-out>`);
   return `<available-documents>\n${lines.join('\n')}\n</available-documents>`;
+}
+
+/**
+ * The retired decisions the task asks about (issue 25), in a block of their own after the index: named with their
+ * status and successor so the model can answer "that was superseded by …", never offered as documents to fetch.
+ */
+export function renderRetired(entries: { path: string; title: string; status: string }[]): string {
+  const lines = entries.map((e) => `  <decision${attrs({ path: e.path, title: e.title, status: e.status })} />`);
+  return `<retired-decisions note="the task asks about these; not in force and not loaded (read_document does not fetch them): follow their successor">\n${lines.join('\n')}\n</retired-decisions>`;
 }
 
 /** The kinds of the stable prefix, byte-identical from call to call until a rule, a pin or the summary changes. */

@@ -29,7 +29,7 @@ export function changeBlocks(commits: CommitChange[], signals: TaskSignals, poli
     const short = c.commit.slice(0, 7);
     const matched = keys.filter((k) => hunks.some((h) => h.lines.some((l) => l.includes(k))));
     const text = [`commit ${short}: ${c.subject}`, `--- ${c.path}`, ...hunks.flatMap(numberedHunk)].join('\n');
-    const block = makeBlock(policy, 'source_code', `${c.path}@${short}`, 'project-source', text, { title: `${c.path} in ${short}`, summary: c.subject, excerpt: `diff hunks of commit ${short} that mention ${matched.join(', ')}` });
+    const block = makeBlock(policy, 'source_code', `${c.path}@${short}`, 'project-source', text, { title: `${c.path} in ${short}`, summary: c.subject, excerpt: `diff hunks of commit ${short} that mention ${matched.join(', ')}`, commit: { id: short, path: c.path, subject: c.subject } });
     out.push({ block, where: `changed in commit ${short} (${c.subject}), hunks mentioning ${matched.join(', ')}` });
   }
   return out;

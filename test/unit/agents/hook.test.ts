@@ -106,10 +106,35 @@ describe('ctxctl hook claude-code', () => {
     const root = workspace([PIN_RULE, BIG_PIN]);
     fs.writeFileSync(path.join(root, 'docs', 'big-note.md'), BIG_NOTE);
     const note = (JSON.parse(hook(event('session-start-compact', root), ['--client', 'codex']).stdout).hookSpecificOutput.additionalContext as string).split('\n')[0];
-    assert.match(note, /at most 9\u202f500 characters for Codex\)\. They still apply\. Not re-injected: docs\/big-note\.md \([\d\u202f]+ tokens; Codex keeps 10\u202f000 characters of a hook; open it with read_document\)\.$/);
+    assert.match(note, /at most 9\u202f500 characters for Codex\)\. They still apply\. Not re-injected: docs\/big-note\.md \([\d\u202f]+ tokens; Codex keeps 10\u202f000 characters of a hook; open it with read_document\)\. The rules of AGENTS\.md are not repeated: Codex loads AGENTS\.md itself\.$/);
     const codexEvent = event('session-start-compact', root).replace('/home/dev/.claude/projects/-work-payment-service/', '/home/dev/.codex/sessions/');
     assert.match(JSON.parse(hook(codexEvent).stdout).hookSpecificOutput.additionalContext, /characters for Codex\)/, 'detected from the transcript path');
     assert.deepEqual(hook(event('session-start-compact', root), ['--client', 'cursor']), { code: 0, stdout: '', stderr: 'ctxctl hook: --client must be one of claude-code, codex, got "cursor"\n' });
+  });
+
+  // Issue 28, item 7: no duplicate injection.
+  it('Codex: the AGENTS.md rules are not repeated (Codex loads them itself), the pins go', () => {
+    const root = workspace([PIN_NOTE]);
+    const context: string = JSON.parse(hook(event('session-start-startup', root), ['--client', 'codex']).stdout).hookSpecificOutput.additionalContext;
+    assert.match(context, /^\[Context Control\] Re-injected on startup, verbatim: 1 pinned block \(.*\)\. They still apply\. The rules of AGENTS\.md are not repeated: Codex loads AGENTS\.md itself\.\n\n<pinned /);
+    assert.ok(!context.includes('<rules'), 'no rules block');
+  });
+
+  it('a resume of a session that already holds the same injection adds nothing; a compaction, a change or another session injects again', () => {
+    const root = workspace([PIN_NOTE]);
+    const compact = hook(event('session-start-compact', root));
+    assert.match(JSON.parse(compact.stdout).hookSpecificOutput.additionalContext, /^\[Context Control\] Re-injected on compact/);
+    const resume = hook(event('session-start-resume', root));
+    assert.deepEqual(resume, { code: 0, stdout: '', stderr: 'ctxctl hook: this session already holds the same re-injection (from compact): not repeated on resume\n' });
+    // Another session id: injected.
+    const other = hook(event('session-start-resume', root).replace('3f9c2a71-5b0e-4c8d-9a14-2e7b6f0d1c93', '00000000-0000-4000-8000-000000000000'));
+    assert.match(JSON.parse(other.stdout).hookSpecificOutput.additionalContext, /^\[Context Control\] Re-injected on resume/);
+    // The pins changed: the resume injects the new ones.
+    fs.writeFileSync(path.join(root, '.context', 'pins.json'), JSON.stringify([PIN_RULE, PIN_NOTE]));
+    assert.match(JSON.parse(hook(event('session-start-resume', root)).stdout).hookSpecificOutput.additionalContext, /and 2 pinned blocks/);
+    // A second compaction drops the context again: injected again.
+    assert.match(JSON.parse(hook(event('session-start-compact', root)).stdout).hookSpecificOutput.additionalContext, /^\[Context Control\] Re-injected on compact/);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(root, '.context', 'hook-sessions.json'), 'utf8'))), ['sessions']);
   });
 
   it('started in a subfolder (the event cwd is docs/), the hook finds the repository top and its AGENTS.md and pins', () => {
@@ -146,6 +171,10 @@ describe('ctxctl hook claude-code', () => {
     assert.ok(context.includes('<task source="task" trust="user">\nWhy do legacy POS terminals get 400 on POST /v1/payments since 2.14? paymentMethod\n</task>'));
     assert.ok(context.includes('<pinned source="docs/runbook.md#L3-L3" trust="user" label="on call">'), 'the request\'s own pinned block');
     assert.doesNotMatch(context, /FINAL REQUEST/);
+    // Issue 28, item 2: sized for Claude Code's 10 000 characters of a hook (it showed a 2 KB preview of 25 KB).
+    assert.ok(context.length <= 9_500, `${context.length}`);
+    assert.match(context, /^\[Context Control\] Sized for the client: Claude Code keeps 10\u202f000 characters of a hook; assembled at max_input [\d\u202f]+ instead of 11\u202f000 tokens \([\d\u202f]+ characters at first\)\.\n\[Context Control\] Context budget: /);
+    assert.ok(context.includes('<rules source="AGENTS.md" trust="project-rule">'), 'the rules still go');
   });
 
   it('bad input exits 0 with one warning line on stderr and nothing on stdout', () => {

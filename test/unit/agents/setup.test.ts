@@ -43,20 +43,34 @@ describe('ctxctl setup', () => {
     assert.deepEqual(merged.mcpServers.github, mcp.mcpServers.github);
     assert.deepEqual(merged.mcpServers['context-control'], { type: 'stdio', command: 'ctxctl', args: ['mcp'] });
     const s = JSON.parse(read(root, '.claude/settings.json'));
-    assert.deepEqual(s.permissions, settings.permissions);
+    // The user's own rule stays first; the four read-only tools are allowed by their Claude Code names (issue 28, item 9).
+    assert.deepEqual(s.permissions, { allow: ['Bash(npm test)', 'mcp__context-control__assemble_context', 'mcp__context-control__read_document', 'mcp__context-control__search_workspace', 'mcp__context-control__inspect_offloaded'] });
+    assert.deepEqual(s.enabledMcpjsonServers, ['context-control']);
     assert.deepEqual(s.hooks.Stop, settings.hooks.Stop);
     assert.deepEqual(s.hooks.SessionStart, [theirHook, OUR_HOOK]);
+    assert.deepEqual(s.hooks.PreCompact, [{ ...OUR_HOOK, matcher: 'manual|auto' }]);
+    assert.deepEqual(s.statusLine, { type: 'command', command: 'ctxctl statusline claude-code', padding: 0 });
     const lines = r.stdout.split('\n');
     assert.equal(lines[0], '.mcp.json: added mcpServers.context-control');
     assert.ok(lines.includes('+++ .mcp.json'));
     assert.ok(lines.includes('+    "context-control": {'), r.stdout);
     assert.ok(lines.includes('.claude/settings.json: added a SessionStart hook (startup|resume|clear|compact) running ctxctl hook claude-code'));
     assert.ok(lines.indexOf('+++ .mcp.json') < lines.indexOf('wrote .mcp.json'), 'the diff is shown before the write');
-    assert.deepEqual(lines.slice(-3), ['wrote .mcp.json', 'wrote .claude/settings.json', '']);
+    assert.deepEqual(lines.slice(-4), ['wrote .mcp.json', 'wrote .claude/settings.json', 'wrote .claude/skills/context-control/SKILL.md', '']);
+    assert.equal(read(root, '.claude/skills/context-control/SKILL.md'), fs.readFileSync(path.join(REPO, 'integrations', 'claude-code', 'skills', 'context-control', 'SKILL.md'), 'utf8'));
 
     const before = [read(root, '.mcp.json'), read(root, '.claude/settings.json')];
     const again = setup(root, 'claude-code', '--write');
-    assert.equal(again.stdout, '.mcp.json: mcpServers.context-control is already set up\n.claude/settings.json: a SessionStart hook already runs ctxctl hook claude-code\nnothing to write: already set up\n');
+    assert.equal(
+      again.stdout,
+      '.mcp.json: mcpServers.context-control is already set up\n.claude/settings.json: a SessionStart hook already runs ctxctl hook claude-code\n' +
+        '.claude/settings.json: a PreCompact hook already runs ctxctl hook claude-code\n' +
+        '.claude/settings.json: permissions.allow already has mcp__context-control__assemble_context, mcp__context-control__read_document, mcp__context-control__search_workspace, mcp__context-control__inspect_offloaded\n' +
+        '.claude/settings.json: enabledMcpjsonServers already has context-control\n.claude/settings.json: statusLine already runs ctxctl statusline claude-code\n' +
+        '.claude/skills/context-control/SKILL.md: the context-control skill is already installed\n' +
+        `Then trust the folder once (yours to do): start \`claude\` in ${root} and accept the trust dialog; until then Claude Code ignores the permissions.allow above and \`claude -p\` denies the tools.\n` +
+        'nothing to write: already set up\n',
+    );
     assert.deepEqual([read(root, '.mcp.json'), read(root, '.claude/settings.json')], before, 'a second run changes nothing');
   });
 
@@ -96,17 +110,41 @@ describe('ctxctl setup', () => {
     const r = setup(root, 'codex', '--write', '--codex-config', config);
     assert.equal(r.code, 0, r.stderr);
     const text = fs.readFileSync(config, 'utf8');
-    assert.ok(text.startsWith(original), 'appended, never rewritten');
+    assert.ok(text.includes(original), 'every existing byte kept');
+    assert.ok(text.startsWith('# Context Control (ctxctl setup codex): Codex cuts a tool answer above this many tokens; ctxctl mcp --answer-chars keeps to it\ntool_output_token_limit = 12000\n\n' + original), 'the top-level key first, the rest appended');
     const value = JSON.parse(JSON.stringify(parseToml(text))) as { model: string; mcp_servers: Record<string, unknown>; hooks: { SessionStart: unknown[] } };
     assert.equal(value.model, 'gpt-5-codex');
     assert.deepEqual(value.mcp_servers.github, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] });
-    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp'] });
-    assert.deepEqual(value.hooks.SessionStart, [OUR_HOOK]);
+    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp', '--answer-chars', '36000'] });
+    assert.deepEqual(value.hooks.SessionStart, [{ ...OUR_HOOK, hooks: [{ ...OUR_HOOK.hooks[0], command: 'ctxctl hook codex' }] }]);
     assert.ok(r.stdout.includes(`wrote ${config}\n`));
     assert.ok(!fs.existsSync(path.join(root, '.codex')), 'HOME is not touched when --codex-config is given');
     const again = setup(root, 'codex', '--write', '--codex-config', config);
     assert.equal(fs.readFileSync(config, 'utf8'), text);
     assert.match(again.stdout, /nothing to write: already set up\n$/);
+  });
+
+  it('codex without --codex-config writes the project\'s .codex/config.toml and prints the exact trust steps', () => {
+    const root = tmp();
+    const r = setup(root, 'codex', '--write');
+    assert.equal(r.code, 0, r.stderr);
+    const value = JSON.parse(JSON.stringify(parseToml(read(root, '.codex/config.toml')))) as { tool_output_token_limit: number; mcp_servers: Record<string, unknown>; hooks: { SessionStart: unknown[] } };
+    assert.equal(value.tool_output_token_limit, 12000);
+    assert.deepEqual(value.mcp_servers['context-control'], { command: 'ctxctl', args: ['mcp', '--answer-chars', '36000'] });
+    assert.equal(JSON.stringify(value.hooks.SessionStart), JSON.stringify([{ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: 'ctxctl hook codex', timeout: 30 }] }]));
+    const lines = r.stdout.split('\n');
+    const at = lines.indexOf('Then, in Codex (these steps are yours: ctxctl does not trust anything for you):');
+    assert.ok(at > 0, r.stdout);
+    assert.equal(lines[at + 1], `  1. Trust the project, so Codex loads .codex/config.toml: start \`codex\` in ${root} and answer yes to trusting the folder (or add [projects.${JSON.stringify(root)}] trust_level = "trusted" to ~/.codex/config.toml).`);
+    assert.equal(lines[at + 2], '  2. Trust the hook: in the Codex TUI type /hooks, pick the SessionStart hook running ctxctl hook codex, and trust it. Until then `codex exec` skips it silently.');
+    assert.equal(lines[at + 3], '  3. Codex releases where hooks are off by default also need [features] hooks = true (the older name codex_hooks is deprecated).');
+    assert.doesNotMatch(r.stdout, /codex_hooks = true/);
+    // The Codex skill, where Codex finds a repository's skills; one the user changed is left as it is.
+    assert.match(read(root, '.agents/skills/context-control/SKILL.md'), /^---\nname: context-control\ndescription: /);
+    fs.writeFileSync(path.join(root, '.agents/skills/context-control/SKILL.md'), 'mine\n');
+    const again = setup(root, 'codex', '--write');
+    assert.ok(again.stdout.includes('.agents/skills/context-control/SKILL.md: a different skill is there; left as it is (the shipped one is integrations/codex/skills/context-control/SKILL.md)\n'), again.stdout);
+    assert.equal(read(root, '.agents/skills/context-control/SKILL.md'), 'mine\n');
   });
 
   it('a malformed file exits 2 with file:line:column and nothing is written, not even the other file', () => {

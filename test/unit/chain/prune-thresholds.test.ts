@@ -30,21 +30,32 @@ describe('prune: thresholds that cannot hide the best match', () => {
     assert.deepEqual(out.decisions.rejected!.map((d) => d.source), ['docs/other.md']);
   });
 
-  it('a retired decision the task names or matches best is indexed with its status and successor; otherwise rejected as before', () => {
+  it('a retired decision the task names or matches best is rejected and named in <retired-decisions> with its status and successor, never an index entry (read_document refuses it); otherwise rejected as before', () => {
     const old = block('decision', 'adr/0004-use-node.md', 'x', { meta: { status: 'superseded', supersededBy: 'ADR-0019', id: 'ADR-0004', title: 'Use node' } });
     const held = block('decision', 'adr/0003-own-tools.md', 'x', { meta: { status: 'on hold', id: 'ADR-0003', title: 'Own tools' } });
     const asked = prune([old, held], context({ 'adr/0004-use-node.md': rel(1, 1, ['bash', 'node']), 'adr/0003-own-tools.md': rel(0.5, 2, ['tools'], { named: true }) }));
     assert.deepEqual(asked.value.kept, []);
-    assert.deepEqual(asked.value.indexed!.map((d) => d.reason.replace(/ \(.*$/, '')), [
-      'superseded by ADR-0019: not in force, not loaded; listed in the index with its status because the task asks about it',
-      'on hold decision: not in force, not loaded; listed in the index with its status because the task asks about it',
+    assert.deepEqual(asked.value.disclosed, []);
+    assert.deepEqual(asked.value.indexed ?? [], []);
+    assert.deepEqual(asked.decisions.rejected!.map((d) => d.reason.replace(/ \(.*$/, '')), [
+      'superseded by ADR-0019: not in force, not loaded; named in <retired-decisions> with its status because the task asks about it',
+      'on hold decision: not in force, not loaded; named in <retired-decisions> with its status because the task asks about it',
     ]);
-    const index = indexBlock(defaultPolicy(), asked.value.disclosed)!.text;
-    assert.match(index, /path="adr\/0004-use-node\.md"[^\n]*status="superseded by ADR-0019 \(not in force\)"[^\n]*not-loaded="not in force"/);
-    assert.match(index, /path="adr\/0003-own-tools\.md"[^\n]*status="on hold \(not in force\)"/);
+    assert.deepEqual(asked.value.retired!.map((b) => [b.source, b.meta.status]), [['adr/0004-use-node.md', 'superseded'], ['adr/0003-own-tools.md', 'on hold']]);
+    assert.equal(indexBlock(defaultPolicy(), asked.value.disclosed), undefined);
+    const named = indexBlock(defaultPolicy(), asked.value.disclosed, undefined, undefined, asked.value.retired)!;
+    assert.deepEqual(named.meta.listed, []);
+    assert.equal(
+      named.text,
+      '<retired-decisions note="the task asks about these; not in force and not loaded (read_document does not fetch them): follow their successor">\n' +
+        '  <decision path="adr/0003-own-tools.md" title="Own tools" status="on hold, not in force" />\n' +
+        '  <decision path="adr/0004-use-node.md" title="Use node" status="superseded by ADR-0019, not in force" />\n' +
+        '</retired-decisions>',
+    );
     // Second-ranked and not named: the task is about something else; rejected with its reason, as the example's ADR-008.
     const other = prune([old], context({ 'adr/0004-use-node.md': rel(0.8, 2, ['bash', 'node']) }));
     assert.deepEqual(other.decisions.rejected!.map((d) => d.reason), ['superseded by ADR-0019']);
+    assert.equal(other.value.retired, undefined);
   });
 
   it('the index says "status unknown" for a record without a readable status, never "accepted"', () => {

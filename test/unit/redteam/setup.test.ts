@@ -137,6 +137,6 @@ describe('red team: setup on large and odd configuration', () => {
     assert.equal(w.timedOut, false);
     assert.equal(w.code, 0, w.err);
     assert.ok(w.out.length < 5000, `${w.out.length} characters`);
-    assert.match(fs.readFileSync(wide, 'utf8'), /\n\[mcp_servers\.context-control\]\ncommand = "ctxctl"\nargs = \["mcp"\]\n/);
+    assert.match(fs.readFileSync(wide, 'utf8'), /\n\[mcp_servers\.context-control\]\ncommand = "ctxctl"\nargs = \["mcp", "--answer-chars", "36000"\]\n/);
   });
 });

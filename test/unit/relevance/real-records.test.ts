@@ -51,22 +51,29 @@ describe('real decision records', () => {
     assert.equal(o.rejected.get(`${ADR}/0004-use-bash-node-python-as-core-languages.md`), 'superseded by ADR-0019');
   });
 
-  it('a retired decision the task asks about is named in the index with its status and successor, not loaded', () => {
+  it('a retired decision the task asks about is named in <retired-decisions> with its status and successor, not loaded and not an index entry (read_document refuses it)', () => {
     const o = outcome(MP, 'Are bash, node and python still our core languages?');
     const old = `${ADR}/0004-use-bash-node-python-as-core-languages.md`;
     assert.equal(o.selected.has(old), false);
-    assert.match(o.indexed.get(old)!, /^superseded by ADR-0019: not in force, not loaded; listed in the index with its status because the task asks about it \(mentions bash, python, core, languages \(rank 1 of 8/);
-    // It writes `nodejs`, never `node`: not claimed.
-    const index = o.blocks.find((b) => b.kind === 'index')!.text;
-    assert.match(index, new RegExp(`path="${old}"[^\\n]*status="superseded by ADR-0019 \\(not in force\\)"[^\\n]*not-loaded="not in force"`));
+    assert.equal(o.indexed.has(old), false);
+    assert.match(o.rejected.get(old)!, /^superseded by ADR-0019: not in force, not loaded; named in <retired-decisions> with its status because the task asks about it \(mentions bash, python, core, languages \(rank 1 of 8, score 1\)\); not in the index \(read_document does not fetch a retired decision\)$/);
+    const index = o.blocks.find((b) => b.kind === 'index')!;
+    assert.equal(index.meta.listed!.includes(old), false);
+    const retired = index.text.slice(index.text.indexOf('<retired-decisions'));
+    assert.deepEqual(retired.split('\n').filter((l) => l.includes('<decision ')), [`  <decision path="${old}" title="${index.text.match(/<decision path="[^"]+" title="([^"]+)"/)![1]}" status="superseded by ADR-0019, not in force" />`]);
+    assert.doesNotMatch(index.text.slice(0, index.text.indexOf('<retired-decisions')), new RegExp(`path="${old}"`));
     assert.ok(o.selected.has(`${ADR}/0019-use-bash-go-as-core-languages.md`));
 
     const rejected = outcome(MP, 'Should people sign in with IAM federated access through GitHub?');
-    assert.match(rejected.indexed.get(`${ADR}/0002-use-iam-federated-access.md`)!, /^rejected decision: not in force, not loaded; listed in the index/);
+    assert.match(rejected.rejected.get(`${ADR}/0002-use-iam-federated-access.md`)!, /^rejected decision: not in force, not loaded; named in <retired-decisions>/);
+    assert.match(rejected.blocks.find((b) => b.kind === 'index')!.text, new RegExp(`<decision path="${ADR}/0002-use-iam-federated-access.md" title="[^"]*" status="rejected, not in force" />`));
     assert.ok(rejected.selected.has(`${ADR}/0003-use-aws-sso.md`));
 
     const onHold = outcome(MADR, 'Should we write our own MADR tooling?');
-    assert.match(onHold.blocks.find((b) => b.kind === 'index')!.text, /path="docs\/decisions\/0003-provide-own-madr-tools\.md"[^\n]*status="on hold \(not in force\)"/);
+    assert.match(onHold.rejected.get('docs/decisions/0003-provide-own-madr-tools.md')!, /^on hold decision: not in force, not loaded; named in <retired-decisions>/);
+    const held = onHold.blocks.find((b) => b.kind === 'index')!;
+    assert.equal(held.meta.listed!.includes('docs/decisions/0003-provide-own-madr-tools.md'), false);
+    assert.match(held.text, /<decision path="docs\/decisions\/0003-provide-own-madr-tools.md" title="[^"]*" status="on hold, not in force" \/>/);
   });
 
   it('"How should a record carry its status?" selects "Add status field" (status and record were stop words)', () => {

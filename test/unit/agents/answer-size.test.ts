@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/mcp-answer-size';
+import type { ToolAnswer } from '../../../src/core/agents/workspace-tools';
+import type { Manifest } from '../../../src/core/report/manifest';
+import { num } from '../../../src/core/report/trace';
+import { EXAMPLE, REPO } from '../helpers';
+
+/** A fake assembly: `perToken` characters of text for each token of budget, so the size follows max_input. */
+function fakeRun(perToken: number, calls: (number | undefined)[]) {
+  return (max?: number): ToolAnswer => {
+    calls.push(max);
+    const budget = max ?? 10_000;
+    return { text: Array.from({ length: Math.ceil((budget * perToken) / 50) }, (_, i) => `line ${i} `.padEnd(49, '.')).join('\n'), isError: false, manifest: { budget: { max_input: budget } } as unknown as Manifest };
+  };
+}
+
+describe('agents: MCP answers sized for the client (issue 28, item 4)', () => {
+  it('knows the clients by their handshake name', () => {
+    assert.deepEqual(['claude-code', 'codex-mcp-client', 'Codex', 'ctxctl-test', undefined].map(mcpClientOf), ['claude-code', 'codex', 'codex', 'other', 'other']);
+    assert.equal(answerLimit('codex')!.maxChars, CODEX_DEFAULT_ANSWER_CHARS);
+    assert.equal(answerLimit('claude-code')!.maxChars, 45_000);
+    assert.equal(answerLimit('other'), undefined);
+    assert.equal(answerLimit('other', 30_000)!.maxChars, 30_000);
+    assert.equal(codexAnswerChars(12_000), 36_000);
+  });
+
+  it('an answer over the limit is assembled again at a smaller budget until it fits, and says so', () => {
+    const calls: (number | undefined)[] = [];
+    const limit = answerLimit('codex')!;
+    const out = sizedAssembly(fakeRun(4, calls), undefined, limit);
+    assert.ok(out.text.length <= limit.maxChars, `${out.text.length}`);
+    assert.equal(calls[0], undefined);
+    assert.ok(calls.length >= 2 && (calls[1] as number) < 10_000);
+    const first = out.text.split('\n')[0];
+    assert.equal(first, `[Context Control] Sized for the client: ${limit.label}; assembled at max_input ${num(calls.at(-1)!)} instead of ${num(10_000)} tokens (${num(39_999)} characters at first).`);
+  });
+
+  it('an answer within the limit, an error, or no limit: unchanged and assembled once', () => {
+    for (const [limit, perToken] of [[answerLimit('claude-code'), 4], [undefined, 40]] as const) {
+      const calls: (number | undefined)[] = [];
+      const out = sizedAssembly(fakeRun(perToken, calls), 5000, limit);
+      assert.deepEqual(calls, [5000]);
+      assert.equal(out.text, fakeRun(perToken, [])(5000).text);
+    }
+    const refused: ToolAnswer = { text: 'x'.repeat(50_000), isError: true };
+    assert.equal(sizedAssembly(() => refused, undefined, answerLimit('codex')), refused);
+  });
+
+  it('what cannot be made small enough is cut at whole lines with a notice, never over the limit', () => {
+    const limit = { client: 'codex' as const, maxChars: 300, label: 'Codex keeps 300' };
+    const text = Array.from({ length: 20 }, (_, i) => `line ${i} ${'x'.repeat(30)}`).join('\n');
+    const cut = cutChars(text, limit);
+    assert.ok(cut.length <= 300, `${cut.length}`);
+    assert.match(cut, /^line 0 x+\n/);
+    assert.match(cut, /\n\[cut: \d of 20 lines kept \(769 characters in all\); Codex keeps 300\. Ask with a smaller max_input, or read what you need with read_document\]$/);
+  });
+
+  it('ctxctl mcp: a Codex client gets assemble_context within 11 000 characters; --answer-chars sets the limit', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-size-'));
+    fs.cpSync(EXAMPLE, root, { recursive: true, filter: (src) => !src.includes(`${path.sep}offload`) });
+    try {
+      for (const [args, max] of [[[], CODEX_DEFAULT_ANSWER_CHARS], [['--answer-chars', '20000'], 20_000]] as const) {
+        const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, 'dist', 'cli.js'), 'mcp', '--workspace', root, ...args], stderr: 'pipe' });
+        const client = new Client({ name: 'codex-mcp-client', version: '0.171.0' });
+        await client.connect(transport);
+        try {
+          const r = (await client.callTool({ name: 'assemble_context', arguments: { task: 'ticket.md' } }, undefined, { timeout: 300_000 })) as { content: { text: string }[]; isError?: boolean };
+          const text = r.content.map((c) => c.text).join('');
+          assert.equal(r.isError ?? false, false, text);
+          assert.ok(text.length <= max, `${text.length} > ${max}`);
+          assert.match(text, /^\[Context Control\] Sized for the client: .*; assembled at max_input .+? instead of .+? tokens \(.+? characters at first\)\.\n\[Context Control\] Context budget: /);
+          assert.match(text, /FINAL REQUEST/);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
