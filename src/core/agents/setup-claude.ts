@@ -1,5 +1,6 @@
 import { applyEdits, findNodeAtLocation, getNodeValue, modify } from 'jsonc-parser';
 import { InputError } from '../errors';
+import { toolsOn } from '../tool-registry';
 import { FORMAT, jsonTree, mergeClaudeHook, position, SERVER_NAME, type Launch, type Merge } from './setup-config';
 
 /**
@@ -13,7 +14,8 @@ import { FORMAT, jsonTree, mergeClaudeHook, position, SERVER_NAME, type Launch, 
  */
 
 /** The MCP tools that only read (annotated readOnlyHint): the ones setup allows. */
-export const READ_ONLY_TOOLS = ['assemble_context', 'read_document', 'search_workspace', 'inspect_offloaded'];
+/** The MCP server's tools, as the registry declares them: every one is read-only. */
+export const READ_ONLY_TOOLS = toolsOn('mcp').filter((t) => t.readOnly).map((t) => t.name);
 
 export function allowRules(): string[] {
   return READ_ONLY_TOOLS.map((t) => `mcp__${SERVER_NAME}__${t}`);
