@@ -9,7 +9,7 @@ import { contrastOf, setWorkspaceSettings, settle, sidebarWidth } from '../panel
 
 // Exact placement leaves the ladder little to do: at this window the mandatory blocks, the session and the trimmed
 // log leave no room for the index of documents, and ladder step 4 drops it.
-const TIGHT = `envelope: { window: 5400, output_reserve: 2000, margin: 1000 }
+const TIGHT = `envelope: { window: 6000, output_reserve: 2000, margin: 1000 }
 mandatory: [system_instructions, tool_definitions, current_task, agents_md, pinned]
 zones:
   tool_results: { max_tokens: 1500 }
@@ -95,16 +95,16 @@ export default async function (h) {
     fs.writeFileSync(path.join(workspace, '.context', 'policies', 'tight.yaml'), TIGHT);
     await settings({ 'contextControl.policyPath': '.context/policies/tight.yaml' });
     const panel = await panelFrame();
-    await panel.locator('#budget-text').filter({ hasText: '/ 2\u202f400 tokens' }).waitFor({ timeout: 60_000 });
+    await panel.locator('#budget-text').filter({ hasText: '/ 3\u202f000 tokens' }).waitFor({ timeout: 60_000 });
     await panel.locator('#ladder li').first().waitFor({ timeout: 30_000 });
     const steps = await panel.locator('#ladder li').count();
     expect((await panel.locator('#budget-bar .ladder-mark').count()) === steps, 'one marker per ladder step');
     const legend = ((await panel.locator('#budget-legend').textContent()) ?? '').replace(/\u202f/g, ' ');
-    for (const part of ['overhead', 'free room', 'output reserve 2 000', 'margin 1 000', '= window 5 400']) expect(legend.includes(part), `legend lacks "${part}": ${legend}`);
+    for (const part of ['overhead', 'free room', 'output reserve 2 000', 'margin 1 000', '= window 6 000']) expect(legend.includes(part), `legend lacks "${part}": ${legend}`);
     await panel.locator('#compare-prev-btn:not([aria-disabled])').click();
     await panel.locator('#diff-table').waitFor();
     const rows = await panel.locator('#diff-table tbody tr').allTextContents();
-    // At 5 400 the log (priority 100 in the example's policy) is trimmed to its digest, and lower-priority blocks go.
+    // At 6 000 (a window where the fill's choice still needs ladder step 1) the log (priority 100 in the example's policy) is trimmed to its digest, and lower-priority blocks go.
     expect(rows.some((r) => /changed/.test(r) && r.includes('application.log')), `the log is trimmed further: ${rows.join(' | ')}`);
     expect(rows.some((r) => /removed/.test(r) && r.includes('.context/session.jsonl')), `older session groups are removed: ${rows.join(' | ')}`);
     expect(/Request [\d\u202f]+ → [\d\u202f]+ tokens \([−+][\d\u202f]+\)/.test((await panel.locator('#diff-total').textContent()) ?? ''), 'the request delta is shown');
