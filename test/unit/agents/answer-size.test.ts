@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/mcp-answer-size';
+import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, shortTrace, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/mcp-answer-size';
 import type { ToolAnswer } from '../../../src/core/agents/workspace-tools';
 import type { Manifest } from '../../../src/core/report/manifest';
 import { num } from '../../../src/core/report/trace';
@@ -20,7 +20,7 @@ function fakeRun(perToken: number, calls: (number | undefined)[]) {
   };
 }
 
-describe('agents: MCP answers sized for the client (issue 28, item 4)', () => {
+describe('agents: MCP answers sized for the client', () => {
   it('knows the clients by their handshake name', () => {
     assert.deepEqual(['claude-code', 'codex-mcp-client', 'Codex', 'ctxctl-test', undefined].map(mcpClientOf), ['claude-code', 'codex', 'codex', 'other', 'other']);
     assert.equal(answerLimit('codex')!.maxChars, CODEX_DEFAULT_ANSWER_CHARS);
@@ -83,5 +83,27 @@ describe('agents: MCP answers sized for the client (issue 28, item 4)', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('agents: an answer keeps its trace short before it is cut', () => {
+  const trace = ['MODEL REQUEST BUDGET', '  Maximum input            2 248', '', 'DOCUMENTS', '  a.md  REJECTED  superseded', '  b.md  REJECTED  unrelated', '', 'SESSION', '  24 stored events', '', 'FINAL REQUEST', '  2 207 / 2 248 tokens'].join('\n');
+  const text = `[Context Control] Context budget: 2 207 of 2 248 tokens\n\n<working-context>\n</working-context>\n\n${trace}\n`;
+
+  it('keeps the budget and the final request, and counts the rows left out', () => {
+    const short = shortTrace(text);
+    assert.equal(short.left, 3);
+    assert.equal(short.text, `[Context Control] Context budget: 2 207 of 2 248 tokens\n\n<working-context>\n</working-context>\n\nMODEL REQUEST BUDGET\n  Maximum input            2 248\n\nFINAL REQUEST\n  2 207 / 2 248 tokens\n`);
+    assert.deepEqual(shortTrace('no trace here'), { text: 'no trace here', left: 0 });
+  });
+
+  it('sized to its limit with the short trace when the smallest budget is still too long, and says so', () => {
+    const padded = text.replace('DOCUMENTS\n', `DOCUMENTS\n${'  c.md  REJECTED  not relevant\n'.repeat(40)}`);
+    const limit = { client: 'codex' as const, maxChars: 600, label: 'Codex keeps 600' };
+    const answer = { text: padded, isError: false, manifest: { budget: { max_input: 2248 } } as unknown as Manifest };
+    const out = sizedAssembly(() => answer, undefined, limit);
+    assert.ok(out.text.length <= 600, `${out.text.length}`);
+    assert.equal(out.text.split('\n')[0], `[Context Control] Sized for the client: Codex keeps 600; the trace keeps its budget and its final request (43 rows left out, all in the manifest) (${num(padded.length)} characters at first).`);
+    assert.match(out.text, /\nFINAL REQUEST\n {2}2 207 \/ 2 248 tokens\n$/);
   });
 });

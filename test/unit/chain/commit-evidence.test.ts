@@ -53,11 +53,11 @@ function indexPaths(text: string): string[] {
   return [...block.matchAll(/path="([^"]+)"/g)].map((m) => m[1]);
 }
 
-describe('the index lists only what read_document fetches (issue 28, item 5)', () => {
+describe('the index lists only what read_document fetches', () => {
   it('after a commit that touched every file: every path in <available-documents> is read, none refused', () => {
     const { dir, head } = workspace();
     try {
-      const answer = assembleContext(dir, { task: 'Why does confirmPayment time out when the provider is slow?', max_input: 3000 });
+      const answer = assembleContext(dir, { task: 'Why does confirmPayment time out when the provider is slow?', max_input: 3100 });
       assert.equal(answer.isError, false, answer.text);
       const listed = indexPaths(answer.text);
       // Before: docs/adr/0001-confirm-payments-synchronously.md (superseded) and docs/retries.md@<head> were listed too.
@@ -74,7 +74,8 @@ describe('the index lists only what read_document fetches (issue 28, item 5)', (
       assert.deepEqual(
         manifest.rejected.filter((d) => d.source.includes('@')).map((d) => [d.source, d.reason]),
         // The <retired-decisions> block (the superseded ADR the task asks about) takes its room first: three do not fit.
-        ['src/payments/retry.ts', 'docs/retries.md', 'docs/webhooks.md'].map((p) => [`${p}@${head}`, `not sent: commit ${head} touching ${p} (Raise the confirmPayment timeout everywhere); did not fit the budget (2 tokens left)`]),
+        // (max_input 3 100: the tool definitions carry the registry's full inputs, 92 tokens more than at 3 000 before.)
+        ['src/payments/retry.ts', 'docs/retries.md', 'docs/webhooks.md'].map((p) => [`${p}@${head}`, `not sent: commit ${head} touching ${p} (Raise the confirmPayment timeout everywhere); did not fit the budget (57 tokens left)`]),
       );
       assert.equal(
         manifest.rejected.find((d) => d.source === 'docs/adr/0001-confirm-payments-synchronously.md')?.reason,
