@@ -191,6 +191,8 @@ export default async function (h) {
     const panel = await panelFrame();
     await panel.locator('#provider').filter({ has: panel.locator('option[value="openai"]:checked') }).waitFor({ timeout: 20_000 });
     await panel.locator('#send-btn:not([aria-disabled])').click({ timeout: 30_000 });
+    // The note is in the Answer tab: an earlier test may have left the panel on another one (Changes, after a diff).
+    await panel.locator('#tab-answer').click();
     await panel.locator('#answer-note').filter({ hasText: /^Failed: / }).waitFor({ timeout: 60_000 });
     expect(((await panel.locator('#answer-fix-btn').textContent()) ?? '') === 'Set API Key', 'the no-key error offers Set API Key in place');
     await preview(panel);
