@@ -24,6 +24,7 @@ export function taskBox(): HTMLElement {
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
+      ui.previewAsked = true;
       send({ type: 'preview', task: ui.task });
     }
   });
@@ -81,7 +82,10 @@ export function actions(): HTMLElement {
   return el(
     'section',
     { class: 'actions', id: 'actions' },
-    button('preview-btn', ui.busy ? 'Assembling…' : 'Preview', () => send({ type: 'preview', task: ui.task }), { blocked: ui.busy ? 'Assembling…' : undefined, title: 'Preview the request (Ctrl+Enter)' }),
+    button('preview-btn', ui.busy ? 'Assembling…' : 'Preview', () => {
+      ui.previewAsked = true;
+      send({ type: 'preview', task: ui.task });
+    }, { blocked: ui.busy ? 'Assembling…' : undefined, title: 'Preview the request (Ctrl+Enter)' }),
     ui.sending
       ? button('cancel-btn', 'Cancel', () => send({ type: 'cancel' }), { secondary: true })
       : button('send-btn', 'Send', () => send({ type: 'send', task: ui.task }), { blocked: sendWhy, title: 'Send the budget-checked request' }),

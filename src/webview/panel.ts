@@ -95,8 +95,10 @@ function onPreview(next: PanelPreview): void {
   ui.busy = false;
   // A comparison made before the policy broke no longer describes what the workspace would send.
   if (next.status === 'error' && ui.compare?.status === 'done' && !ui.compareStale) ui.compareStale = next.problem ? `${next.problem.file}:${next.problem.line}: ${next.problem.message}` : next.message;
-  // A stale failure does not outlive the next run.
-  if (ui.answerFailed && !ui.sending) {
+  // A stale failure does not outlive the next run the user asks for (Preview, Ctrl+Enter, another Send); a background
+  // re-assembly (a settings echo, a file watcher, a re-post) leaves it where the user is looking for it.
+  if (ui.answerFailed && !ui.sending && ui.previewAsked) {
+    ui.previewAsked = false;
     ui.answerFailed = false;
     ui.answerNote = '';
     ui.answer = '';
@@ -145,6 +147,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'sendDone': {
       ui.sending = false;
+      ui.previewAsked = false;
       ui.answerFailed = !!m.error;
       ui.answerFix = m.fix;
       ui.answerFile = m.file;

@@ -30,6 +30,8 @@ export const ui = {
   answer: '',
   answerNote: '',
   answerFailed: false,
+  /** The user asked for a run (Preview, Ctrl+Enter) since the last failed send: its result clears the failure. */
+  previewAsked: false,
   /** The button that fixes a failed send (Set API Key…). */
   answerFix: undefined as ProviderFix | undefined,
   /** The dry run's request file, shown once as a link. */
