@@ -92,9 +92,10 @@ export default async function (h) {
     fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'src', 'login.js'), 'export function login(user, password) {\n  return fetch("/api/login", { method: "POST", body: JSON.stringify({ user, password }) });\n}\n');
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'The login form posts to /api/login.\n');
-    // Not "none" (the harness's user setting): a person's default lets the walkthrough open.
+    // Not "none" (the harness's user setting): a person's default lets the walkthrough open. And no task file: the
+    // harness's user settings name the example's ticket.md, which a person's new repository does not have.
     fs.mkdirSync(path.join(dir, '.vscode'));
-    fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'readme' }));
+    fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'readme', 'contextControl.taskFile': '' }));
     return dir;
   };
   /** Another window of the same user (the same browser profile: VS Code web keeps globalState in it) on `dir`. */
