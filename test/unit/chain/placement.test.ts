@@ -34,9 +34,9 @@ function prose(seed: number, paragraphs: number): string {
 
 /** Eighty prose notes, all prioritized by the policy (so all compete for the budget), and a 35 000-token max_input. */
 function workspace(): string {
-  // A fixed folder: the request carries a hash of the root (prompt_cache_key), whose count would vary with a random name.
-  const dir = path.join(os.tmpdir(), 'ctx-placement-prose');
-  fs.rmSync(dir, { recursive: true, force: true });
+  // A folder of its own: the request's prompt_cache_key costs five tokens whatever the root (cacheKeyOf), so two
+  // concurrent runs need not share, and collide in, one fixed folder.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-placement-prose-'));
   fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
   fs.mkdirSync(path.join(dir, '.context'));
   for (let i = 0; i < 80; i++) fs.writeFileSync(path.join(dir, 'docs', `note-${String(i).padStart(2, '0')}.md`), `# Note ${i}\n\n${prose(i + 1, 5)}\n`);
