@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Answer, Logged } from '../unit/gateway/fake-upstream';
 import { defaultAnswer } from '../unit/gateway/fake-upstream';
-import { agentBinaries, runClient, allText, dump, PIN_TEXT, REPO, RULE, setup, type Setup } from './harness';
+import { agentBinaries, runClient, allText, dump, PIN_TEXT, REPO, RULE, setup, toolUse, type Setup } from './harness';
 
 /**
  * The real Claude Code (`claude -p`) set up by `ctxctl setup claude-code --write` itself, straight to the fake
@@ -19,24 +19,6 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const TOOL = 'mcp__context-control__assemble_context';
 const hasTool = (req: Logged, name: string) => Array.isArray(req.json?.tools) && (req.json!.tools as Obj[]).some((t) => t.name === name);
 const toolResults = (req: Logged): Obj[] => ((req.json?.messages as Obj[] | undefined) ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p: Obj) => p.type === 'tool_result') : []));
-
-/** A streamed (or not) answer that calls one tool. */
-function toolUse(req: Logged, id: string, name: string, input: object): Answer {
-  const model = String(req.json?.model ?? 'claude');
-  const json = JSON.stringify(input);
-  const usage = { input_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 };
-  if (req.json?.stream !== true) return { json: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id, name, input }], stop_reason: 'tool_use', stop_sequence: null, usage } };
-  return {
-    events: [
-      { event: 'message_start', data: { type: 'message_start', message: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } } },
-      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id, name, input: {} } } },
-      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json } } },
-      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-      { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } } },
-      { event: 'message_stop', data: { type: 'message_stop' } },
-    ],
-  };
-}
 
 /**
  * The main turn: Claude Code 2.1 defers MCP tools behind ToolSearch, so the model loads the tool first

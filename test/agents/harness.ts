@@ -66,6 +66,24 @@ export async function setup(script: (req: Logged, n: number) => Answer | undefin
   };
 }
 
+/** An Anthropic Messages answer (streamed or not, as the request asks) that calls one tool. */
+export function toolUse(req: Logged, id: string, name: string, input: object): Answer {
+  const model = String(req.json?.model ?? 'claude');
+  const json = JSON.stringify(input);
+  const usage = { input_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 };
+  if (req.json?.stream !== true) return { json: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id, name, input }], stop_reason: 'tool_use', stop_sequence: null, usage } };
+  return {
+    events: [
+      { event: 'message_start', data: { type: 'message_start', message: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } } },
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id, name, input: {} } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json } } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+      { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } } },
+      { event: 'message_stop', data: { type: 'message_stop' } },
+    ],
+  };
+}
+
 /** Every text of a JSON value, joined (what the model can read). */
 export function allText(v: unknown): string {
   const out: string[] = [];
