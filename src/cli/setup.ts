@@ -16,9 +16,11 @@ import { readRegularFile } from './read-bounded';
  * is parsed and merged before any is written, so a malformed file (exit 2, file:line:column) leaves all untouched.
  */
 
-export const SETUP_USAGE = `ctxctl setup claude-code|cursor|vscode|codex [--workspace DIR] [--write] [--command CMD] [--codex-config FILE]
+export const SETUP_USAGE = `ctxctl setup claude-code|cursor|vscode|codex [--workspace DIR] [--write] [--command CMD] [--local] [--codex-config FILE]
                  (the MCP server entry; for Claude Code also the SessionStart and PreCompact hooks, the read-only tools allowed
-                  and the status line; for Codex the project's .codex/config.toml unless --codex-config; --write merges them)
+                  and the status line, in .claude/settings.json, or with --local in .claude/settings.local.json, which Claude Code
+                  also reads when started in a subfolder of the git repository; for Codex the project's .codex/config.toml unless
+                  --codex-config; --write merges them)
        ctxctl setup claude-code|codex|cline|continue|copilot --gateway [--port 8787] [--undo] [--workspace DIR] [--write] [--codex-config FILE]
                  (the agent's base URL pointed at ctxctl gateway; --undo removes exactly what --gateway added)`;
 
@@ -32,13 +34,13 @@ interface Target {
   merge: (existing: string | undefined) => Merge | GatewayMerge;
 }
 
-function targets(agent: Agent, root: string, launch: Launch, codexConfig: string): Target[] {
+function targets(agent: Agent, root: string, launch: Launch, codexConfig: string, local: boolean): Target[] {
   const inWorkspace = (rel: string, merge: (existing: string | undefined, file: string) => Merge): Target => ({ label: rel, abs: path.join(root, rel), merge: (e) => merge(e, rel) });
   switch (agent) {
     case 'claude-code':
       return [
         inWorkspace('.mcp.json', (e, f) => mergeServer(e, f, 'mcpServers', serverEntry(agent, launch))),
-        inWorkspace('.claude/settings.json', (e, f) => mergeClaudeSettings(e, f, launch)),
+        inWorkspace(local ? CLAUDE_LOCAL_SETTINGS : '.claude/settings.json', (e, f) => mergeClaudeSettings(e, f, launch)),
         skillTarget(inWorkspace, '.claude/skills/context-control/SKILL.md', 'claude-code'),
       ];
     case 'cursor':
@@ -81,6 +83,7 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
     gateway: { type: 'boolean' },
     undo: { type: 'boolean' },
     port: { type: 'string' },
+    local: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (v.help) {
@@ -89,6 +92,7 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   }
   if (v.gateway) return gatewaySetup(positionals, v, stdout, env);
   if (v.undo || v.port !== undefined) throw new InputError('setup: --undo and --port go with --gateway');
+  if (v.local && positionals[0] !== 'claude-code') throw new InputError('setup: --local is for claude-code (.claude/settings.local.json)');
   const agent = positionals[0] as Agent;
   if (positionals.length !== 1 || !AGENTS.includes(agent)) throw new InputError(`setup: name one agent of ${AGENTS.join(', ')} (usage: ${SETUP_USAGE})`);
   const words = (v.command ?? 'ctxctl').trim().split(/\s+/).filter(Boolean);
@@ -97,8 +101,9 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
   const root = path.resolve(v.workspace ?? process.cwd());
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError('workspace folder not found', v.workspace ?? root);
   const codexConfig = v['codex-config'] === undefined ? '' : path.resolve(v['codex-config']);
-  const trailer = agent === 'codex' ? codexTrustSteps(root, codexConfig) : agent === 'claude-code' ? [claudeTrustStep(root)] : [];
-  return apply(targets(agent, root, launch, codexConfig), root, codexConfig, `ctxctl setup ${agent} --write`, trailer, !!v.write, stdout);
+  const local = !!v.local;
+  const trailer = agent === 'codex' ? codexTrustSteps(root, codexConfig) : agent === 'claude-code' ? [claudeTrustStep(root), claudeSubfolderStep(root, local, isGitTop(root))] : [];
+  return apply(targets(agent, root, launch, codexConfig, local), root, codexConfig, `ctxctl setup ${agent}${local ? ' --local' : ''} --write`, trailer, !!v.write, stdout);
 }
 
 /**
@@ -107,6 +112,25 @@ export function setupCommand(argv: string[], stdout: (s: string) => void, env: R
  */
 export function claudeTrustStep(root: string): string {
   return `Then trust the folder once (yours to do): start \`claude\` in ${root} and accept the trust dialog; until then Claude Code ignores the permissions.allow above and \`claude -p\` denies the tools.`;
+}
+
+export const CLAUDE_LOCAL_SETTINGS = '.claude/settings.local.json';
+
+/** Whether the folder is the top of a git repository (a `.git` folder, or the `.git` file of a worktree). */
+function isGitTop(root: string): boolean {
+  return fs.existsSync(path.join(root, '.git'));
+}
+
+/**
+ * Where Claude Code looks for the settings when it is started below the top (measured with claude -p 2.1.332 started
+ * in docs/): `.mcp.json` and `.claude/skills` are found up to the top, but `.claude/settings.json` only in the folder
+ * it starts in (no hook runs, the tools are denied), while `.claude/settings.local.json` is read from the top of
+ * the git repository (outside a git repository, only in the start folder too).
+ */
+export function claudeSubfolderStep(root: string, local: boolean, git: boolean): string {
+  if (!git) return `Start \`claude\` in ${root} itself: started in a subfolder, Claude Code reads neither .claude/settings.json nor .claude/settings.local.json of this folder (it is not the top of a git repository), so no hook runs and the tools are denied; the MCP server and the skill are still found.`;
+  if (local) return `Claude Code reads ${CLAUDE_LOCAL_SETTINGS} from the top of the git repository, so the hooks and permissions also hold when \`claude\` starts in a subfolder. The file is yours: keep it out of git.`;
+  return `Started in a subfolder (such as docs/), Claude Code reads .claude/settings.json only in that folder: no hook runs and the tools are denied (the MCP server and the skill are still found). To start it anywhere in the repository, run \`ctxctl setup claude-code --local --write\` (your own ${CLAUDE_LOCAL_SETTINGS}, which Claude Code reads from the top of the git repository), or start \`claude\` in ${root}.`;
 }
 
 /**

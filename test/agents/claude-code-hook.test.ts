@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { agentBinaries, runClient, allText, dump, PIN_TEXT, REPO, RULE, setup, type Setup } from './harness';
+import { agentBinaries, runClient, allText, BIG_NOTE, dump, PIN_TEXT, REPO, RULE, setup, type Setup } from './harness';
 
 /**
  * The real Claude Code (`claude -p`) with `ctxctl hook claude-code` as its SessionStart hook, talking straight to the
  * fake provider (no gateway, so whatever reaches the provider came from the hook or the client): a 26 KB whole-file
  * pin is named, not sent, and the rules and the small pin reach the model whole.
  */
-
-const BIG_NOTE = Array.from({ length: 400 }, (_, i) => `Line ${String(i + 1).padStart(3, '0')}: the nightly settlement batch reconciles card captures.`).join('\n') + '\n';
 
 describe('Claude Code with the SessionStart hook', () => {
   let s: Setup;

@@ -15,6 +15,8 @@ export const REPO = path.resolve(__dirname, '..', '..', '..');
 export { ERROR_LINE, SECRET };
 export const RULE = 'Never write card numbers to a log file.';
 export const PIN_TEXT = 'Optional request fields stay optional at the HTTP boundary.';
+/** A 26 KB document (5 214 tokens), pinned whole by the hook tests: above what a client keeps of a hook. */
+export const BIG_NOTE = Array.from({ length: 400 }, (_, i) => `Line ${String(i + 1).padStart(3, '0')}: the nightly settlement batch reconciles card captures.`).join('\n') + '\n';
 
 /** The binaries install-agents.sh installed (it is run here, cached after the first time). */
 export function agentBinaries(): { claude: string; codex: string } {
@@ -64,6 +66,24 @@ export async function setup(script: (req: Logged, n: number) => Answer | undefin
   };
 }
 
+/** An Anthropic Messages answer (streamed or not, as the request asks) that calls one tool. */
+export function toolUse(req: Logged, id: string, name: string, input: object): Answer {
+  const model = String(req.json?.model ?? 'claude');
+  const json = JSON.stringify(input);
+  const usage = { input_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 };
+  if (req.json?.stream !== true) return { json: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id, name, input }], stop_reason: 'tool_use', stop_sequence: null, usage } };
+  return {
+    events: [
+      { event: 'message_start', data: { type: 'message_start', message: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } } },
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id, name, input: {} } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json } } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+      { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } } },
+      { event: 'message_stop', data: { type: 'message_stop' } },
+    ],
+  };
+}
+
 /** Every text of a JSON value, joined (what the model can read). */
 export function allText(v: unknown): string {
   const out: string[] = [];
@@ -87,14 +107,25 @@ export function dump(s: Setup, name: string): string {
   return file;
 }
 
-/** A client run to its end: its exit code and everything it printed (stdin closed, nothing inherited but PATH). */
-export function runClient(bin: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * A client run to its end: its exit code and everything it printed (stdin closed, nothing inherited but PATH). A client
+ * still running after `timeoutMs` is killed (its code is then null and stderr says so), so a hung client fails its test
+ * instead of outliving it.
+ */
+export function runClient(bin: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(bin, args, { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    const timer = setTimeout(() => {
+      stderr += `\n[harness: killed after ${timeoutMs / 1000} s]\n`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

@@ -69,9 +69,36 @@ describe('ctxctl setup', () => {
         '.claude/settings.json: enabledMcpjsonServers already has context-control\n.claude/settings.json: statusLine already runs ctxctl statusline claude-code\n' +
         '.claude/skills/context-control/SKILL.md: the context-control skill is already installed\n' +
         `Then trust the folder once (yours to do): start \`claude\` in ${root} and accept the trust dialog; until then Claude Code ignores the permissions.allow above and \`claude -p\` denies the tools.\n` +
+        `Start \`claude\` in ${root} itself: started in a subfolder, Claude Code reads neither .claude/settings.json nor .claude/settings.local.json of this folder (it is not the top of a git repository), so no hook runs and the tools are denied; the MCP server and the skill are still found.\n` +
         'nothing to write: already set up\n',
     );
     assert.deepEqual([read(root, '.mcp.json'), read(root, '.claude/settings.json')], before, 'a second run changes nothing');
+  });
+
+  it('claude-code --local writes the hooks and permissions to .claude/settings.local.json, which Claude Code reads from a subfolder of a git repository', () => {
+    const root = tmp({ '.git/HEAD': 'ref: refs/heads/main\n' });
+    const plain = setup(root, 'claude-code');
+    assert.ok(
+      plain.stdout.includes(
+        `Started in a subfolder (such as docs/), Claude Code reads .claude/settings.json only in that folder: no hook runs and the tools are denied (the MCP server and the skill are still found). To start it anywhere in the repository, run \`ctxctl setup claude-code --local --write\` (your own .claude/settings.local.json, which Claude Code reads from the top of the git repository), or start \`claude\` in ${root}.\n`,
+      ),
+      plain.stdout,
+    );
+    const r = setup(root, 'claude-code', '--local', '--write');
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!fs.existsSync(path.join(root, '.claude', 'settings.json')), 'the shared settings are not written');
+    const s = JSON.parse(read(root, '.claude/settings.local.json'));
+    assert.deepEqual(s.hooks.SessionStart, [OUR_HOOK]);
+    assert.deepEqual(s.hooks.PreCompact, [{ ...OUR_HOOK, matcher: 'manual|auto' }]);
+    assert.equal(s.permissions.allow.length, 4);
+    const lines = r.stdout.split('\n');
+    assert.ok(lines.includes('.claude/settings.local.json: added a SessionStart hook (startup|resume|clear|compact) running ctxctl hook claude-code'), r.stdout);
+    assert.ok(lines.includes('Claude Code reads .claude/settings.local.json from the top of the git repository, so the hooks and permissions also hold when `claude` starts in a subfolder. The file is yours: keep it out of git.'), r.stdout);
+    assert.deepEqual(lines.slice(-4), ['wrote .mcp.json', 'wrote .claude/settings.local.json', 'wrote .claude/skills/context-control/SKILL.md', '']);
+    assert.ok(setup(root, 'claude-code', '--local').stdout.endsWith('\nalready set up\n'), 'a second run changes nothing');
+    const codex = setup(root, 'codex', '--local');
+    assert.equal(codex.code, 2);
+    assert.match(codex.stderr, /--local is for claude-code/);
   });
 
   it('vscode keeps comments and other servers of .vscode/mcp.json (JSONC), writes "servers", and writes nothing without --write', () => {
