@@ -65,18 +65,32 @@ export class RequestCounter {
     private readonly cacheKey?: string,
   ) {}
 
+  /**
+   * The last request rendered, serialized and counted: enforce counts the blocks it keeps, then the chain renders
+   * and counts those very blocks again for the request sent (a 531k-token request was rendered and counted twice).
+   */
+  private last?: { blocks: readonly Block[]; neutral: NeutralRequest; serialized?: string; tokens?: number };
+
   /** The exact tokens of the request these blocks make. */
   count(blocks: Block[]): number {
     return this.countSerialized(serializeRequest(this.render(blocks), this.shape, this.stream));
   }
 
   countSerialized(serialized: string): number {
-    return countIncrementally(this.tokenizer, serialized);
+    const last = this.last;
+    if (last?.serialized === serialized && last.tokens !== undefined) return last.tokens;
+    const tokens = countIncrementally(this.tokenizer, serialized);
+    if (last) Object.assign(last, { serialized, tokens });
+    return tokens;
   }
 
+  /** The neutral request of these blocks; the same blocks (the very objects, in the same order) render once. */
   render(blocks: Block[]): NeutralRequest {
+    const last = this.last;
+    if (last && last.blocks.length === blocks.length && last.blocks.every((b, i) => b === blocks[i])) return copyOf(last.neutral);
     const neutral = render(blocks, this.model, this.outputReserve);
     if (this.cacheKey) neutral.cacheKey = this.cacheKey;
+    this.last = { blocks: [...blocks], neutral: copyOf(neutral) };
     return neutral;
   }
 
@@ -88,6 +102,11 @@ export class RequestCounter {
     const prefix_hash = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
     return { prefix_tokens, prefix_hash, ...(previousHash !== undefined ? { changed: previousHash !== prefix_hash } : {}) };
   }
+}
+
+/** A copy a caller may change (its lists and messages are its own; the texts are immutable strings). */
+function copyOf(n: NeutralRequest): NeutralRequest {
+  return { ...n, messages: n.messages.map((m) => ({ ...m, ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c })) } : {}), blocks: [...m.blocks] })), tools: [...n.tools], ...(n.redactions ? { redactions: n.redactions.map((r) => ({ ...r })) } : {}) };
 }
 
 /**

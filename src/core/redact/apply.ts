@@ -107,16 +107,36 @@ function scan(text: string, rules: readonly SecretRule[]): Redacted {
   return { text: parts.join(''), found };
 }
 
-/** Redact every string of a plain JSON-like value (object keys included), keeping its shape. */
+/**
+ * Redact every string of a plain JSON-like value (object keys included), keeping its shape. What holds no secret is
+ * returned as it is, not copied (a 100 000-file manifest was copied whole, every entry); a part that changed is new.
+ */
 export function redactDeep<T>(value: T, found: Redaction[] = []): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const r = redact(v);
-      found.push(...r.found);
+      if (r.found.length > 0) found.push(...r.found);
       return r.text;
     }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k) as string, walk(x)]));
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = walk(v[i]);
+        if (out === undefined && x !== v[i]) out = v.slice(0, i);
+        if (out !== undefined) out.push(x);
+      }
+      return out ?? v;
+    }
+    if (v && typeof v === 'object') {
+      const entries = Object.entries(v);
+      let changed = false;
+      const walked = entries.map(([k, x]) => {
+        const [k2, x2] = [walk(k) as string, walk(x)];
+        if (k2 !== k || x2 !== x) changed = true;
+        return [k2, x2] as const;
+      });
+      return changed ? Object.fromEntries(walked) : v;
+    }
     return v;
   };
   return walk(value) as T;

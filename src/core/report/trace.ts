@@ -26,6 +26,28 @@ export function mandatoryBreakdown(m: Pick<Manifest, 'budget' | 'zones' | 'selec
   return `protected ${num(p.protected)}${p.summary ? ` + session summary ${num(p.summary)}` : ''} + framing ${num(p.framing)}`;
 }
 
+/**
+ * A trace lists at most this many rejected files one by one; past it, the first SHOWN_REJECTED_ROWS are listed and
+ * the rest are counted by reason (a 100 000-file workspace printed a 31 MB trace). The manifest keeps every one.
+ */
+export const MAX_REJECTED_ROWS = 500;
+export const SHOWN_REJECTED_ROWS = 200;
+
+/**
+ * Rejected files grouped by their reason up to its first parenthesis (what follows holds that file's own figures:
+ * the words it mentions, its rank and score), in order of first appearance.
+ */
+export function rejectedGroups(rejected: readonly { reason: string }[]): { reason: string; count: number }[] {
+  const groups = new Map<string, { reason: string; count: number }>();
+  for (const d of rejected) {
+    const reason = d.reason.split(' (')[0];
+    const g = groups.get(reason);
+    if (g) g.count++;
+    else groups.set(reason, { reason, count: 1 });
+  }
+  return [...groups.values()];
+}
+
 export function renderTrace(m: Manifest): string {
   const out: string[] = [];
   const b = m.budget;
@@ -67,7 +89,11 @@ export function renderTrace(m: Manifest): string {
   const row = (source: string, verdict: string, detail: string) => out.push(`  ${source.padEnd(44)} ${verdict.padEnd(9)} ${detail}`.trimEnd());
   for (const d of m.selected.filter((x) => docKinds.has(x.kind))) row(d.source, 'SELECTED', `${num(d.tokens ?? 0)} tokens, ${d.reason}`);
   // What the ladder removed is listed once, under DEGRADED.
-  for (const d of m.rejected.filter((x) => x.kind !== 'session_summary' && x.ladder === undefined)) row(d.source, 'REJECTED', d.reason);
+  const rejected = m.rejected.filter((x) => x.kind !== 'session_summary' && x.ladder === undefined);
+  const shown = rejected.length > MAX_REJECTED_ROWS ? SHOWN_REJECTED_ROWS : rejected.length;
+  for (const d of rejected.slice(0, shown)) row(d.source, 'REJECTED', d.reason);
+  for (const g of rejectedGroups(rejected.slice(shown))) out.push(`  … ${num(g.count)} more REJECTED: ${g.reason}`);
+  if (shown < rejected.length) out.push(`  (every rejected file and its reason is in the manifest: --json or --out)`);
   for (const d of m.indexed.filter((x) => docKinds.has(x.kind))) row(d.source, 'INDEXED', d.reason.includes('available on demand') ? d.reason : `available on demand (${d.reason})`);
   for (const d of m.degraded) row(d.source, 'DEGRADED', d.reason);
 

@@ -9,6 +9,8 @@ import { readText, scanWorkspace, type ScanResult } from './scan';
  */
 export interface WorkspaceReader {
   readonly root: string;
+  /** True when `read` gives the disk's text as `readText` does: the scan may then read the files for it. */
+  readonly disk?: boolean;
   /** The workspace's candidate files (gitignore, the policy's exclude, secret files and size limits applied). */
   list(policy: Pick<Policy, 'exclude' | 'max_file_bytes'>): ScanResult;
   /** A file's text, BOM dropped and line ends normalised to `\n`. Throws when it cannot be read. */
@@ -21,6 +23,7 @@ export interface WorkspaceReader {
 export function diskReader(root: string): WorkspaceReader {
   return {
     root,
+    disk: true,
     list: (policy) => scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes }),
     read: (relPath) => readText(root, relPath),
     stat: (relPath) => {

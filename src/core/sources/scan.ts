@@ -22,6 +22,11 @@ export interface ScanOptions {
   maxTextBytes?: number;
   /** Files read as streams (logs, tool output): never skipped for their size, whatever maxFileBytes says. */
   streamable?: (relPath: string) => boolean;
+  /**
+   * Files the caller reads whole next (documents): read here once, whole, their binary check made on those bytes, and
+   * their text (as `readText` gives it) returned in `texts`, so each is opened once, not twice.
+   */
+  readWhole?: (relPath: string, size: number) => boolean;
 }
 
 export interface ScanResult {
@@ -29,6 +34,8 @@ export interface ScanResult {
   /** Files found but not readable as text (binary, unreadable, a FIFO or a device), each with its reason. */
   skipped: { path: string; reason: string }[];
   warnings: Warning[];
+  /** The text of each file `readWhole` asked for that is not binary (BOM dropped, CRLF normalised). */
+  texts: Map<string, string>;
 }
 
 
@@ -77,6 +84,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   const files: ScannedFile[] = [];
   const skipped: ScanResult['skipped'] = [];
   const warnings: Warning[] = [];
+  const texts = new Map<string, string>();
   const excluded = picomatch(options.exclude, { dot: true });
   let realRoot: string;
   try {
@@ -161,7 +169,11 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       }
       let binary = false;
       try {
-        binary = stat.size > 0 && isBinary(abs, stat.size);
+        if (stat.size > 0 && options.readWhole?.(relPath, stat.size)) {
+          const bytes = fs.readFileSync(abs);
+          binary = bytes.subarray(0, SNIFF.length).includes(0);
+          if (!binary) texts.set(relPath, normalText(bytes.toString('utf8')));
+        } else binary = stat.size > 0 && isBinary(abs, stat.size);
       } catch (e) {
         skipped.push({ path: relPath, reason: `unreadable (${fsReason(e)})` });
         continue;
@@ -174,7 +186,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
     }
   };
   walk(root, realRoot, []);
-  return { files, skipped, warnings };
+  return { files, skipped, warnings, texts };
 }
 
 /** True when `abs`, resolved through links, is inside `realRoot` (itself resolved). */
@@ -224,7 +236,11 @@ export function isBinary(abs: string, size = SNIFF.length): boolean {
 
 /** Read a text file, dropping a BOM and normalising CRLF; callers get lines that match what editors show. */
 export function readText(root: string, relPath: string): string {
-  const text = fs.readFileSync(path.join(root, relPath), 'utf8');
+  return normalText(fs.readFileSync(path.join(root, relPath), 'utf8'));
+}
+
+/** File text as `readText` gives it: no BOM, LF line ends. */
+export function normalText(text: string): string {
   return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
 }
 

@@ -155,7 +155,14 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   // Logs and tool output stream: size is no reason to skip one.
-  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable: (p) => toolGlob(p) || formatOf.some((f) => f.test(p)) });
+  const maxTextBytes = 2 * 1024 * 1024;
+  const sessionRel = options.sessionFile ? displayPath(root, path.resolve(options.sessionFile)) : SESSION_FILE;
+  const streamable = (p: string) => toolGlob(p) || formatOf.some((f) => f.test(p));
+  // The documents the loop below reads whole are read by the scan, once (no second open for the binary check);
+  // a reader other than the disk's (an editor's unsaved buffers) reads them itself.
+  const isDocument = (p: string) => p !== task.source && p !== sessionRel && !p.startsWith('.context/') && !instructionFamily(p) && !streamable(p) && DOCUMENT_EXTENSIONS.test(p);
+  const readWhole = options.reader && !options.reader.disk ? undefined : (p: string, size: number) => size <= maxTextBytes && isDocument(p);
+  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable, readWhole });
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const missing = task.source === 'task' && !task.warnings?.length ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
@@ -179,8 +186,6 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const adr = adrDirectories(policy.sources.adr_dirs, { adrDir: readConfig(root, '.adr-dir'), log4brains: readConfig(root, '.log4brains.yml') });
   warnings.push(...adr.warnings);
   const adrDirs = adr.dirs.map((d) => d + '/');
-  const sessionRel = options.sessionFile ? displayPath(root, path.resolve(options.sessionFile)) : SESSION_FILE;
-  const maxTextBytes = 2 * 1024 * 1024;
 
   const snapshot: Snapshot = {
     root, policy, task, files: scan.files, instructions: [], documents: [], sourceFiles: [], toolOutputs: [],
@@ -200,7 +205,9 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       return;
     }
     try {
-      use(options.reader ? options.reader.read(file.path) : readText(root, file.path));
+      const read = scan.texts.get(file.path);
+      if (read !== undefined) scan.texts.delete(file.path);
+      use(read ?? (options.reader ? options.reader.read(file.path) : readText(root, file.path)));
     } catch (e) {
       if (e instanceof InputError) warnings.push({ source: e.file ?? file.path, line: e.line, column: e.column, message: e.message });
       else warnings.push({ source: file.path, message: `cannot read: ${(e as Error).message}` });

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assemble } from '../../../src/core/chain/assemble';
-import { countIncrementally, pieces } from '../../../src/core/chain/request-count';
+import { countIncrementally, pieces, RequestCounter } from '../../../src/core/chain/request-count';
 import { render } from '../../../src/core/chain/render';
 import { serializeRequest } from '../../../src/core/providers/shape';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
@@ -90,5 +90,27 @@ describe('counting the request incrementally (chain/request-count.ts)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('the request counter renders the same blocks once (chain/request-count.ts RequestCounter)', () => {
+  it('the same blocks in the same order give an equal request and count, each caller its own copy; other blocks render afresh', () => {
+    const blocks = [block('agents_md', 'AGENTS.md', '# Rules\n\n- Keep payments idempotent.\n'), block('document', 'docs/a.md', 'The ledger retry backs off.\n'), block('document', 'docs/b.md', 'Settlement export runs at night.\n')];
+    const counter = new RequestCounter(fresh(), 'gpt-4o', 8000, 'openai', true, 'ctx-000000000000001');
+    const first = counter.render(blocks);
+    const again = counter.render([...blocks]);
+    assert.deepEqual(again, first);
+    assert.notEqual(again, first);
+    again.messages[0].content = 'changed by a caller';
+    again.messages[0].blocks.push('other');
+    assert.deepEqual(counter.render(blocks), first, 'what a caller changes does not leak into the next render');
+    const reference = new RequestCounter(fresh(), 'gpt-4o', 8000, 'openai', true, 'ctx-000000000000001');
+    assert.equal(counter.count(blocks), reference.count(blocks));
+    assert.equal(counter.count(blocks), countIncrementally(fresh(), serializeRequest(first, 'openai', true)));
+    const fewer = blocks.slice(0, 2);
+    assert.equal(counter.count(fewer), reference.count(fewer));
+    assert.ok(counter.count(fewer) < counter.count(blocks));
+    assert.deepEqual(counter.render(fewer), reference.render(fewer));
+    assert.notDeepEqual(counter.render(fewer), first);
   });
 });
