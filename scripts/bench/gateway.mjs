@@ -103,10 +103,11 @@ function rssMb(pid) {
   }
 }
 
-/** Until no gateway has used CPU for 300 ms (its records written). */
+/** Until no gateway has used CPU for 300 ms (its records written); a profiled one never is: 3 s then. */
 async function quiet(pids) {
+  if (values.prof) return new Promise((r) => setTimeout(r, 3000));
   let last = pids.map(cpuMs);
-  for (let still = 0; still < 3; ) {
+  for (let still = 0, waited = 0; still < 3 && waited < 300; waited++) {
     await new Promise((r) => setTimeout(r, 100));
     const now = pids.map(cpuMs);
     still = now.every((v, i) => v === last[i]) ? still + 1 : 0;
@@ -137,7 +138,7 @@ function pipeProxy(upstreamUrl) {
 }
 
 function gateway(build, mode, ws, upstreamUrl) {
-  const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.prof), '--cpu-prof-name', `gateway-${mode}-${path.basename(build)}-\${pid}-\${time}.cpuprofile`] : [];
+  const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.prof, build === root ? mode : `${mode}-vs`)] : [];
   return spawnListening([...prof, path.join(build, 'dist', 'cli.js'), 'gateway', '--workspace', ws, '--port', '0', '--mode', mode, '--anthropic-upstream', upstreamUrl], `the ${mode} gateway of ${build}`);
 }
 

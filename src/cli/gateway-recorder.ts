@@ -68,7 +68,7 @@ function feedSession(job: RecordJob, plan: Plan | undefined, state: RecorderStat
       seen = new Set(readSessionFile(file, FEED_FILE).events.map((e) => e.id));
       state.seen.set(file, seen);
     }
-    const events = newSessionEvents(sessionEventsOf(job.api, JSON.parse(job.received) as JsonObject, plan.conversation, new Date(job.started).toISOString()), seen);
+    const events = newSessionEvents(sessionEventsOf(job.api, JSON.parse(job.received) as JsonObject, plan.conversation, new Date(job.started).toISOString(), seen), seen);
     if (events.length > 0) appendSessionEvents(file, events, path.dirname(path.dirname(job.recordDir)));
     return '';
   } catch (e) {
@@ -136,8 +136,12 @@ export function inlineRecorder(queue: IdleQueue, log: (s: string) => void): Reco
   };
 }
 
-/** In a worker thread (gateway-worker.js beside this file, in dist/ or out/); undefined when it cannot start. */
-export function workerRecorder(log: (s: string) => void): Recorder | undefined {
+/**
+ * In a worker thread (gateway-worker.js beside this file, in dist/ or out/); undefined when it cannot start. Jobs
+ * reach it through the idle queue too: on a machine with few free cores, the worker's CPU would otherwise be taken
+ * from the calls in flight (50 streams at once and their 50 records).
+ */
+export function workerRecorder(queue: IdleQueue, log: (s: string) => void): Recorder | undefined {
   let worker: Worker;
   try {
     worker = new Worker(path.join(__dirname, 'gateway-worker.js'));
@@ -154,7 +158,7 @@ export function workerRecorder(log: (s: string) => void): Recorder | undefined {
   return {
     push(job) {
       pending++;
-      worker.postMessage(job);
+      queue.push(() => worker.postMessage(job));
     },
     get quiet() {
       return pending === 0;
