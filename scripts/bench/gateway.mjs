@@ -6,7 +6,8 @@
 // proxy in node on this machine) and through each gateway, in a rotating order; every call is a new conversation
 // (nothing is replayed). Reported: p50/p99 of the time to the last byte and the added latency against the direct
 // calls of the same rounds, every stream compared byte for byte with the upstream's answer (a dropped or changed
-// event is counted), the gateway's CPU per call (records included: measured once it is quiet again) and its RSS.
+// event is counted), the gateway's CPU per call (records included: measured once it is quiet again; the main
+// thread's alone, the request path) and its RSS.
 // Needs `npx tsc -p .` and the build.
 // Usage: node scripts/bench/gateway.mjs [--calls 50] [--rounds 5] [--kb 100] [--result-kb 50] [--json]
 //          [--vs DIR]   also a gateway built in DIR (its dist/cli.js), measured in the same rounds (before/after)
@@ -88,9 +89,9 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-/** utime + stime of a process and its threads, in ms (clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime of a process and its threads (or of its main thread alone), in ms (clock ticks of 10 ms). */
+function cpuMs(pid, mainThread = false) {
+  const f = fs.readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
   const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) * 10;
 }
@@ -158,7 +159,7 @@ for (const b of builds) {
     targets.push({ label: `${mode}${b.name}`, mode, url: g.url, child: g.child, ws });
   }
 }
-for (const t of targets) Object.assign(t, { seq: [], once: [], streams: 0, bad: 0, events: 0, cpu: 0, sentBytes: 0, sentCalls: 0 });
+for (const t of targets) Object.assign(t, { seq: [], once: [], streams: 0, bad: 0, events: 0, cpu: 0, mainCpu: 0, sentBytes: 0, sentCalls: 0 });
 const pids = targets.filter((t) => t.child).map((t) => t.child.pid);
 
 // Warm-up: each target gets a few calls, not counted.
@@ -175,12 +176,15 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const t of order) {
     const bodies = Array.from({ length: CALLS }, (_, i) => payload(`${r}.${i} ${t.label}`));
     const cpu0 = t.child ? cpuMs(t.child.pid) : 0;
+    const main0 = t.child ? cpuMs(t.child.pid, true) : 0;
     upstream.requests.length = 0;
     for (const b of bodies) {
       const got = await call(t.url, b);
       t.seq.push(got.total);
       check(t, got);
     }
+    // The calls at once are measured with nothing left over from the calls before (their records written).
+    await quiet(pids);
     const again = bodies.map((b) => b.replace('call ', 'call again '));
     const got = await Promise.all(again.map((b) => call(t.url, b)));
     for (const g of got) {
@@ -191,7 +195,10 @@ for (let r = 0; r < ROUNDS; r++) {
     t.sentCalls += upstream.requests.length;
     upstream.requests.length = 0;
     await quiet(pids);
-    if (t.child) t.cpu += cpuMs(t.child.pid) - cpu0;
+    if (t.child) {
+      t.cpu += cpuMs(t.child.pid) - cpu0;
+      t.mainCpu += cpuMs(t.child.pid, true) - main0;
+    }
   }
 }
 
@@ -203,7 +210,7 @@ for (const t of targets) {
     seq50: pct(t.seq, 50), seq99: pct(t.seq, 99), p50: pct(t.once, 50), p99: pct(t.once, 99),
     streams: t.streams, bad: t.bad, events: t.events, expectedEvents: expectedEvents * t.streams,
     sentKb: Number((t.sentBytes / Math.max(1, t.sentCalls) / 1024).toFixed(1)),
-    ...(t.child ? { cpuMsPerCall: Number((t.cpu / (ROUNDS * CALLS * 2)).toFixed(2)), rssMb: rssMb(t.child.pid) } : {}),
+    ...(t.child ? { cpuMsPerCall: Number((t.cpu / (ROUNDS * CALLS * 2)).toFixed(2)), mainCpuMsPerCall: Number((t.mainCpu / (ROUNDS * CALLS * 2)).toFixed(2)), rssMb: rssMb(t.child.pid) } : {}),
     ...(records !== undefined ? { records } : {}),
   });
 }
@@ -222,6 +229,6 @@ if (values.json) {
 console.log(`${KB} KB streaming calls (the last turn a ${RESULT_KB} KB tool result) on 127.0.0.1 (${os.cpus().length} cores, load ${load.toFixed(1)} at the end): per round ${CALLS} one at a time, then ${CALLS} at once; ${ROUNDS} rounds; time to the last byte`);
 const f = (x) => x.toFixed(1).padStart(6);
 for (const r of rows) {
-  console.log(`${r.label.padEnd(18)} one at a time p50 ${f(r.seq50)} p99 ${f(r.seq99)}; ${CALLS} at once p50 ${f(r.p50)} p99 ${f(r.p99)} ms; ${r.events}/${r.expectedEvents} events, ${r.bad} streams differ; upstream got ${r.sentKb} KB/call${r.cpuMsPerCall !== undefined ? `; cpu ${r.cpuMsPerCall} ms/call, rss ${r.rssMb} MB` : ''}${r.records !== undefined ? `, ${r.records} records` : ''}`);
+  console.log(`${r.label.padEnd(18)} one at a time p50 ${f(r.seq50)} p99 ${f(r.seq99)}; ${CALLS} at once p50 ${f(r.p50)} p99 ${f(r.p99)} ms; ${r.events}/${r.expectedEvents} events, ${r.bad} streams differ; upstream got ${r.sentKb} KB/call${r.cpuMsPerCall !== undefined ? `; cpu ${r.cpuMsPerCall} ms/call (main thread ${r.mainCpuMsPerCall}), rss ${r.rssMb} MB` : ''}${r.records !== undefined ? `, ${r.records} records` : ''}`);
   if (r !== base) console.log(`${''.padEnd(18)} added: one at a time p50 ${f(r.seq50 - base.seq50)} p99 ${f(r.seq99 - base.seq99)}; ${CALLS} at once p50 ${f(r.p50 - base.p50)} p99 ${f(r.p99 - base.p99)} ms`);
 }
