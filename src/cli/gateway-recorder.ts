@@ -19,7 +19,8 @@ import { IdleQueue } from './gateway-queue';
  * planned here too (its bytes went unchanged): the recorder keeps its own store for the prefix it reports.
  */
 
-export type PlanData = Omit<Plan, 'view'>;
+/** A plan without its view, and without the sent body (the job's `sent`: it crosses to the worker once). */
+export type PlanData = Omit<Plan, 'view' | 'body'>;
 
 export interface RecordJob {
   n: number;
@@ -97,7 +98,7 @@ export function runRecordJob(job: RecordJob, state: RecorderState): string {
     plan = r.plan;
     error = error ?? r.error;
   } else if (job.plan) {
-    plan = { ...job.plan, view: VIEWS[job.api](JSON.parse(job.sent ?? job.received) as JsonObject) };
+    plan = { ...job.plan, ...(job.sent !== undefined ? { body: job.sent } : {}), view: VIEWS[job.api](JSON.parse(job.sent ?? job.received) as JsonObject) };
   }
   const record = buildRecord({ id: `${job.started}-${job.n}`, at: new Date(job.started), mode: job.mode, api: job.api, path: job.path, received: job.received, plan, error, status: job.status, duration_ms: job.ended - job.started, events: job.events, usage: job.usage, tokenizer: counterFor(encodingForModel(plan?.model).encoding) });
   writeCallRecord(job.recordDir, record, job.n, job.keep);

@@ -278,7 +278,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         const api = r.api;
         if (api) {
           const n = ++seq;
-          const { view: _view, ...planData } = plan ?? ({} as Partial<Plan>);
+          const { view: _view, body: _body, ...planData } = plan ?? ({} as Partial<Plan>);
           recorder.push({
             n, started, ended, mode: options.mode, api, path: pathname, received: received(),
             ...(plan?.body !== undefined ? { sent: plan.body } : {}),
