@@ -155,7 +155,9 @@ export function workerRecorder(queue: IdleQueue, log: (s: string) => void): Reco
     pending--;
     log(m.log);
   });
+  let stopped = false;
   worker.on('error', (e) => log(`gateway: the record worker failed: ${e.message}`));
+  worker.on('exit', () => (stopped = true));
   return {
     push(job) {
       pending++;
@@ -165,6 +167,8 @@ export function workerRecorder(queue: IdleQueue, log: (s: string) => void): Reco
       return pending === 0;
     },
     close: async () => {
+      // The records still queued (calls that ended as the gateway stopped) are written first, within 5 s.
+      for (const until = Date.now() + 5000; pending > 0 && !stopped && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
       await worker.terminate();
     },
   };
