@@ -19,7 +19,8 @@ import { IdleQueue } from './gateway-queue';
  * planned here too (its bytes went unchanged): the recorder keeps its own store for the prefix it reports.
  */
 
-export type PlanData = Omit<Plan, 'view'>;
+/** A plan without its view, and without the sent body (the job's `sent`: it crosses to the worker once). */
+export type PlanData = Omit<Plan, 'view' | 'body'>;
 
 export interface RecordJob {
   n: number;
@@ -68,7 +69,7 @@ function feedSession(job: RecordJob, plan: Plan | undefined, state: RecorderStat
       seen = new Set(readSessionFile(file, FEED_FILE).events.map((e) => e.id));
       state.seen.set(file, seen);
     }
-    const events = newSessionEvents(sessionEventsOf(job.api, JSON.parse(job.received) as JsonObject, plan.conversation, new Date(job.started).toISOString()), seen);
+    const events = newSessionEvents(sessionEventsOf(job.api, JSON.parse(job.received) as JsonObject, plan.conversation, new Date(job.started).toISOString(), seen), seen);
     if (events.length > 0) appendSessionEvents(file, events, path.dirname(path.dirname(job.recordDir)));
     return '';
   } catch (e) {
@@ -97,7 +98,7 @@ export function runRecordJob(job: RecordJob, state: RecorderState): string {
     plan = r.plan;
     error = error ?? r.error;
   } else if (job.plan) {
-    plan = { ...job.plan, view: VIEWS[job.api](JSON.parse(job.sent ?? job.received) as JsonObject) };
+    plan = { ...job.plan, ...(job.sent !== undefined ? { body: job.sent } : {}), view: VIEWS[job.api](JSON.parse(job.sent ?? job.received) as JsonObject) };
   }
   const record = buildRecord({ id: `${job.started}-${job.n}`, at: new Date(job.started), mode: job.mode, api: job.api, path: job.path, received: job.received, plan, error, status: job.status, duration_ms: job.ended - job.started, events: job.events, usage: job.usage, tokenizer: counterFor(encodingForModel(plan?.model).encoding) });
   writeCallRecord(job.recordDir, record, job.n, job.keep);
@@ -136,8 +137,12 @@ export function inlineRecorder(queue: IdleQueue, log: (s: string) => void): Reco
   };
 }
 
-/** In a worker thread (gateway-worker.js beside this file, in dist/ or out/); undefined when it cannot start. */
-export function workerRecorder(log: (s: string) => void): Recorder | undefined {
+/**
+ * In a worker thread (gateway-worker.js beside this file, in dist/ or out/); undefined when it cannot start. Jobs
+ * reach it through the idle queue too: on a machine with few free cores, the worker's CPU would otherwise be taken
+ * from the calls in flight (50 streams at once and their 50 records).
+ */
+export function workerRecorder(queue: IdleQueue, log: (s: string) => void): Recorder | undefined {
   let worker: Worker;
   try {
     worker = new Worker(path.join(__dirname, 'gateway-worker.js'));
@@ -150,16 +155,20 @@ export function workerRecorder(log: (s: string) => void): Recorder | undefined {
     pending--;
     log(m.log);
   });
+  let stopped = false;
   worker.on('error', (e) => log(`gateway: the record worker failed: ${e.message}`));
+  worker.on('exit', () => (stopped = true));
   return {
     push(job) {
       pending++;
-      worker.postMessage(job);
+      queue.push(() => worker.postMessage(job));
     },
     get quiet() {
       return pending === 0;
     },
     close: async () => {
+      // The records still queued (calls that ended as the gateway stopped) are written first, within 5 s.
+      for (const until = Date.now() + 5000; pending > 0 && !stopped && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
       await worker.terminate();
     },
   };

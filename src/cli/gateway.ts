@@ -122,7 +122,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   };
   let seq = 0;
   const queue = new IdleQueue();
-  const recorder = (options.recordInThread === false ? undefined : workerRecorder(log)) ?? inlineRecorder(queue, log);
+  const recorder = (options.recordInThread === false ? undefined : workerRecorder(queue, log)) ?? inlineRecorder(queue, log);
   const readAgent = readAgentOutput(options.agentDirs);
 
   const server = http.createServer((req, res) => {
@@ -150,6 +150,9 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       queue.begin();
       let finished = false;
       const raw = Buffer.concat(chunks);
+      // Decoded once, when first needed: before forwarding in control mode, after the answer in observe mode.
+      let text: string | undefined;
+      const received = () => (text ??= raw.toString('utf8'));
       const url = req.url ?? '/';
       const pathname = url.split('?')[0];
       const r = route(req.method ?? 'GET', pathname, req.headers);
@@ -161,7 +164,6 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       let observe: RecordJob['observe'];
       if (r.api) {
         const api = r.api;
-        const text = raw.toString('utf8');
         let durable: DurableText[] = [];
         try {
           ({ policy, durable } = workspace());
@@ -185,7 +187,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
           // observe: the bytes go first; what the record says about them is worked out by the recorder.
           if (options.mode === 'observe') observe = { policy: current, durable, track: r.track };
           else {
-            const planned = planOrOriginal(api, text, ctx);
+            const planned = planOrOriginal(api, received(), ctx);
             plan = planned.plan;
             error = planned.error;
             if (plan?.body !== undefined) body = Buffer.from(plan.body, 'utf8');
@@ -276,9 +278,9 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         const api = r.api;
         if (api) {
           const n = ++seq;
-          const { view: _view, ...planData } = plan ?? ({} as Partial<Plan>);
+          const { view: _view, body: _body, ...planData } = plan ?? ({} as Partial<Plan>);
           recorder.push({
-            n, started, ended, mode: options.mode, api, path: pathname, received: raw.toString('utf8'),
+            n, started, ended, mode: options.mode, api, path: pathname, received: received(),
             ...(plan?.body !== undefined ? { sent: plan.body } : {}),
             ...(plan ? { plan: planData as PlanData } : {}),
             ...(observe ? { observe } : {}),

@@ -210,7 +210,9 @@ function transform(slot: TextSlot, ctx: PlanContext, notes: string[]): StoredCha
 
 /** The evidence-preserving trim of a whole text, within the policy's digest budget, naming where the rest is. */
 function digest(text: string, reference: string, tool: string | undefined, ctx: PlanContext): { text: string; note: string; format: string } {
-  const lines: Lines = () => text.split('\n');
+  // Split once: the format sniff and the trimmer each read the lines (they only iterate them).
+  let split: string[] | undefined;
+  const lines: Lines = () => (split ??= text.split('\n'));
   const picked = pickTrimmer(reference, undefined, lines, tool);
   const out = picked.trimmer(lines, trimOptions(ctx.policy, ctx.tokenizer, gatewayLimits(ctx.policy).digestTokens, reference));
   return { text: out.text, note: `${picked.format}: ${out.note}`, format: picked.format };

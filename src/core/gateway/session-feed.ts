@@ -11,18 +11,22 @@ import { isObject, str } from './wire';
  * redacted. An event's id is keyed by the conversation, the item's position in it and its content hash, so an agent
  * resending its history on every call adds each turn once: the caller appends only the ids it has not written yet.
  * The model's answer to the last request enters with the agent's next call (where the agent sends it back).
+ * `known`: ids already written, left out.
  */
 
 export const GATEWAY_SESSION_FILE = '.context/gateway/session.jsonl';
 
-export function sessionEventsOf(api: Api, body: JsonObject, conversation: string, at?: string): SessionEvent[] {
+export function sessionEventsOf(api: Api, body: JsonObject, conversation: string, at?: string, known?: ReadonlySet<string>): SessionEvent[] {
   const items = api === 'responses' ? responsesItems(body) : Array.isArray(body.messages) ? body.messages : [];
   const out: SessionEvent[] = [];
   items.forEach((item, index) => {
     const parts = api === 'anthropic' ? anthropicItem(item) : api === 'responses' ? responsesItem(item) : chatItem(item);
     parts.forEach((p, k) => {
-      const text = redact(p.text).text;
       const id = `gw-${conversation.slice(0, 16)}-${index}-${k}-${hashText(`${p.type}\u0000${p.call_id ?? ''}\u0000${p.text}`).slice(0, 12)}`;
+      // A turn already in the feed (the agent resends its whole history on every call) is left out before its
+      // text is redacted again.
+      if (known?.has(id)) return;
+      const text = redact(p.text).text;
       out.push({ id, ...(at ? { ts: at } : {}), type: p.type, text, ...(p.call_id !== undefined ? { call_id: p.call_id } : {}), ...(p.tool !== undefined ? { tool: p.tool } : {}) });
     });
   });

@@ -101,6 +101,18 @@ describe('ctxctl gateway (server)', () => {
     assert.deepEqual([undefined, '', '127.0.0.1.evil.example', 'localhost.evil', '10.0.0.1:8787'].map(localHost), [false, false, false, false, false]);
   });
 
+  it('the records of the calls answered before the gateway stops are written before it has stopped', async () => {
+    const root = workspace();
+    const g = await startGateway({ root, port: 0, mode: 'observe', anthropicUpstream: upstream.url, openaiUpstream: other.url, agentDirs: [], log: () => undefined });
+    const bodies = [1, 2, 3].map((i) => JSON.stringify({ model: 'claude-x', max_tokens: 5, stream: true, messages: [{ role: 'user', content: `call ${i}` }] }));
+    const got = await Promise.all(bodies.map((b) => send(g.url + '/v1/messages', 'POST', b, { 'x-api-key': API_KEY })));
+    assert.deepEqual(got.map((x) => x.status), [200, 200, 200]);
+    await g.close();
+    const recs = records(root);
+    assert.equal(recs.length, 3);
+    assert.deepEqual(recs.map((r) => r.mode + ' ' + r.status + ' ' + r.events).sort(), ['observe 200 45', 'observe 200 45', 'observe 200 45']);
+  });
+
   it('observe: the upstream gets the exact bytes and the client the exact answer, for odd but valid bodies', async () => {
     const root = workspace();
     const g = await start(root, 'observe');

@@ -71,6 +71,19 @@ describe('session feed: a recorded call as session events', () => {
     // Another conversation with the same words is its own.
     assert.equal(newSessionEvents(sessionEventsOf('chat', chatRequest(LOG) as JsonObject, 'fedcba9876543210'), seen).length, 3);
   });
+
+  it('the ids already written are left out before their turns are read again, the others come as without them', () => {
+    const later = chatRequest(LOG, [{ role: 'assistant', content: 'A null payment method.' }, { role: 'user', content: 'Fix it.' }]) as JsonObject;
+    const known = new Set(sessionEventsOf('chat', chatRequest(LOG) as JsonObject, CONV).map((e) => e.id));
+    const all = sessionEventsOf('chat', later, CONV);
+    const fresh = sessionEventsOf('chat', later, CONV, undefined, known);
+    assert.equal(known.size, 3);
+    assert.deepEqual(fresh, all.slice(3));
+    assert.deepEqual(strip(fresh), [
+      { type: 'assistant', text: 'A null payment method.' },
+      { type: 'user', text: 'Fix it.' },
+    ]);
+  });
 });
 
 describe('session feed: written by the recorder, replayed by loadSnapshot', () => {
