@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { useHost, type Host } from '../core/host';
+import { useDefaultHost, type Host } from '../core/host';
 
 /** The disk, git on the PATH and the system clock: the host of the CLI, the editor's workers and the unit tests. */
 export const diskHost: Host = {
@@ -17,8 +17,8 @@ export const diskHost: Host = {
   env: () => process.env,
 };
 
-/** Installs the disk host as the process's host (an entry point calls this before it calls the core). */
+/** Makes the disk host the default of code that runs outside an engine (an entry point calls this first). */
 export function installDiskHost(): Host {
-  useHost(diskHost);
+  useDefaultHost(diskHost);
   return diskHost;
 }
