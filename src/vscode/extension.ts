@@ -58,6 +58,10 @@ export function activate(context: vscode.ExtensionContext) {
     pins.folderChanged();
   }));
   const service = sub(new AssemblyService(dist('assemble-worker.js'), host));
+  // A folder removed from the workspace lets go of its engine in the worker (a stopped worker holds none).
+  sub(vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+    if (e.removed.length && service.worker.running) void service.worker.call('keepFolders', { roots: folders.all.map((f) => f.root) }).catch(() => undefined);
+  }));
   const controller = sub(new HostController(context, service));
 
   const indexTree = sub(new NodeTree());
