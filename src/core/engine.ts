@@ -5,7 +5,8 @@ import { runCase, type CaseOptions, type CaseResult } from './compare/check-run'
 import type { CheckCase } from './compare/checks-file';
 import { compare, type CompareInput, type CompareResult } from './compare/run';
 import { readDocument, type ReadDocumentArgs, type ReadDocumentOptions, type ReadDocumentResult } from './disclose';
-import { withHost, type Host } from './host';
+import { FolderEngine, type FolderRef } from './folder-engine';
+import type { Host } from './host';
 import { offloadLocation } from './offload/location';
 import { openOffloadStore, type OffloadStore } from './offload/store';
 import type { Policy } from './policy';
@@ -13,14 +14,11 @@ import { RelevanceIndex } from './relevance/index';
 import { inspectOffloaded, searchWorkspace, type ToolOutcome } from './send/tools';
 import { previewCompaction, type CompactionInput, type CompactionPreview } from './session/compaction';
 import { workspaceSummaries } from './session/summary-store';
-import { loadPolicy, loadSnapshot, type Snapshot, type SnapshotOptions } from './sources/snapshot';
+import { loadSnapshot, type Snapshot, type SnapshotOptions } from './sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from './tokens';
 
-/** A workspace folder: its absolute root and the name a multi-root workspace shows for it (default: its base name). */
-export interface EngineFolder {
-  root: string;
-  name?: string;
-  /** A relevance index to start from (the CLI's kept one, core/relevance/persist.ts); default: an empty one. */
+/** A workspace folder, with a relevance index to start from (the CLI's kept one, core/relevance/persist.ts); default: an empty one. */
+export interface EngineFolder extends FolderRef {
   relevance?: RelevanceIndex;
 }
 
@@ -42,36 +40,19 @@ export interface AssembleRequest extends Omit<AssembleOptions, 'summaries' | 're
  * caches, the stored summaries' reading, and the offload stores. Every operation wraps the core's own function; the
  * engine decides nothing of its own, so a surface gets the same request as any other for the same inputs.
  */
-export class ContextEngine {
-  readonly root: string;
-  readonly name: string;
+export class ContextEngine extends FolderEngine {
   private readonly relevance: RelevanceIndex;
   private readonly stores = new Map<string, OffloadStore>();
   private lastSnapshot: Snapshot | undefined;
 
-  constructor(
-    readonly host: Host,
-    folder: string | EngineFolder,
-  ) {
-    const f = typeof folder === 'string' ? { root: folder } : folder;
-    this.root = path.resolve(f.root);
-    this.name = f.name ?? path.basename(this.root);
-    this.relevance = f.relevance ?? new RelevanceIndex();
-  }
-
-  /** Runs a core call with this engine's host (the chain reaches it at every read, across awaits too). */
-  private run<T>(fn: () => T): T {
-    return withHost(this.host, fn);
+  constructor(host: Host, folder: string | EngineFolder) {
+    super(host, folder);
+    this.relevance = (typeof folder === 'string' ? undefined : folder.relevance) ?? new RelevanceIndex();
   }
 
   /** The snapshot of the last load, if any. */
   get snapshot(): Snapshot | undefined {
     return this.lastSnapshot;
-  }
-
-  /** The effective policy: `policyFile`, else the workspace's `.context/policy.yaml`, else the default. */
-  policy(policyFile?: string): Policy {
-    return this.run(() => loadPolicy(this.root, policyFile));
   }
 
   /** The workspace read afresh (policy, pins, files, task, session, changes). */

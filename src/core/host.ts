@@ -1,6 +1,7 @@
 /**
  * Everything the core asks of the outside world, in one interface: the file system (list, read, stat, write where the
- * core keeps its stores and records), git, the clock, and an optional model-side token counter. Nothing under
+ * core keeps its stores and records), git, the clock, a folder's watch, the providers' keys, and an optional
+ * model-side token counter. Nothing under
  * src/core imports `node:fs` or `node:child_process` (a lint rule keeps it so): the disk host (src/host/disk.ts)
  * serves the CLI and the editor's workers; an editor host may serve unsaved buffers and other folders.
  *
@@ -78,15 +79,34 @@ export interface GitRun {
   timeoutMs: number;
 }
 
+/** A watch the host keeps until it is disposed. */
+export interface HostWatch {
+  dispose(): void;
+}
+
 export interface Host {
+  /** List (readdirSync), read (readFileSync, or a range: openSync/readSync), stat (statSync, lstatSync, realpathSync). */
   readonly fs: HostFs;
-  /** Runs git (execFile, never a shell, stdin and stderr closed) and returns its stdout; throws when git fails. */
+  /** Git, which the git changes of the task come from: runs git (execFile, never a shell, stdin and stderr closed) and returns its stdout; throws when git fails. */
   git(run: GitRun): string;
   /** The clock. */
   now(): Date;
   /** The process environment the core may read (git's environment is derived from it). */
   env(): Record<string, string | undefined>;
-  /** The model's own counter when it has one (vscode.lm): async, so the chain's counter stays the synchronous one. */
+  /**
+   * Watches a folder: `onChange` gets the absolute path of each file created, changed or deleted under `root` (the
+   * editor's watcher calls for a new assembly with it). Events may come in bursts; the caller decides what to redo.
+   */
+  watch(root: string, onChange: (abs: string) => void): HostWatch;
+  /**
+   * A provider's API key (`openai`, `anthropic`), where this host keeps keys: the environment for the disk host,
+   * the editor's SecretStorage for the editor host. Never written, logged or sent anywhere but to that provider.
+   */
+  secret(provider: string): Promise<string | undefined>;
+  /**
+   * The target model's own count of a text, when it has one (a vscode.lm model): async, so the chain's counter stays
+   * the synchronous one. Absent: the chain's counter is the only one.
+   */
   countTokens?(text: string): Promise<number>;
 }
 

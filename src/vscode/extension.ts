@@ -24,6 +24,8 @@ import { BudgetStatusBar } from './views/statusBar';
 import { exportsFor } from './test-api';
 import { NodeTree } from './views/tree';
 import { installDiskHost } from '../host/disk';
+import { editorHost } from './editor-host';
+import { findModel } from './lm';
 
 // The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
 installDiskHost();
@@ -52,7 +54,9 @@ export function activate(context: vscode.ExtensionContext) {
 
   const pins = sub(new PinStore(context.workspaceState, root, (r, base) => pinsKey(base, folders.all, r)));
   pins.adoptWorkspacePins();
-  const host = sub(new HostState(context.workspaceState, root, pins, storageDir, folders.onDidChange));
+  // The editor host: the disk with unsaved buffers first, VS Code's watcher, SecretStorage, the vscode.lm model's counter.
+  const editor = editorHost({ secrets: context.secrets, model: async () => (host.settings.provider === 'vscode-lm' ? findModel(host.settings.model) : undefined) });
+  const host = sub(new HostState(context.workspaceState, root, pins, storageDir, editor, folders.onDidChange));
   sub(folders.onDidChange(() => {
     pins.adoptWorkspacePins();
     pins.folderChanged();

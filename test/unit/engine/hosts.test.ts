@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContextEngine } from '../../../src/core/engine';
+import { FolderEngine } from '../../../src/core/folder-engine';
+import { diskHostOf } from '../../../src/host/disk';
 import { useDefaultHost, withHost, host, type Host } from '../../../src/core/host';
 import { memoryHost, refusingHost } from './memory-host';
 
@@ -55,5 +60,54 @@ describe('two engines, two hosts, one process', () => {
     })));
     assert.deepEqual(seen, ['2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z']);
     assert.throws(() => host().now(), /the default host was reached/);
+  });
+});
+
+describe('the folder engine’s watch, keys and model counter come from its host', () => {
+  it('watch gives workspace paths of the engine’s folder only, until disposed', () => {
+    const h = memoryHost({ [`${ROOT}/a.md`]: 'a' });
+    const seen: string[] = [];
+    const w = new FolderEngine(h, ROOT).watch((rel) => seen.push(rel));
+    h.touch(`${ROOT}/docs/notes.md`);
+    h.touch('/ctxctl-memory/shop-other/x.md');
+    h.touch(`${ROOT}/a.md`);
+    w.dispose();
+    h.touch(`${ROOT}/a.md`);
+    assert.deepEqual(seen, ['docs/notes.md', 'a.md']);
+  });
+
+  it('secret is the host’s key; modelCount is undefined without a model counter', async () => {
+    const h = memoryHost({}, undefined, { anthropic: 'sk-memory' });
+    const e = new FolderEngine(h, ROOT);
+    assert.equal(await e.secret('anthropic'), 'sk-memory');
+    assert.equal(await e.secret('openai'), undefined);
+    assert.equal(e.modelCount('three words here'), undefined);
+    const counting = new FolderEngine({ ...h, countTokens: async (t) => t.split(' ').length }, ROOT);
+    assert.equal(await counting.modelCount('three words here'), 3);
+  });
+
+  it('the disk host reads keys from its environment: the provider’s variable, then CTXCTL_API_KEY', async () => {
+    assert.equal(await diskHostOf({ ANTHROPIC_API_KEY: 'a', CTXCTL_API_KEY: 'c' }).secret('anthropic'), 'a');
+    assert.equal(await diskHostOf({ CTXCTL_API_KEY: 'c' }).secret('openai'), 'c');
+    assert.equal(await diskHostOf({ CTXCTL_API_KEY: 'c' }).secret('vscode-lm'), undefined);
+    assert.equal(await diskHostOf({}).secret('anthropic'), undefined);
+  });
+
+  it('the disk host’s watch reports a file written under the folder', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-watch-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'docs'));
+      const seen = new Promise<string>((resolve) => {
+        const w = new FolderEngine(diskHostOf({}), dir).watch((rel) => {
+          if (rel !== 'docs/new.md') return;
+          w.dispose();
+          resolve(rel);
+        });
+      });
+      fs.writeFileSync(path.join(dir, 'docs', 'new.md'), '# New\n');
+      assert.equal(await seen, 'docs/new.md');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Host, HostDirent, HostFs, HostStats } from '../../../src/core/host';
 
 /** A host whose file system is a map of absolute paths to contents: no disk, no git, a fixed clock. */
-export function memoryHost(files: Record<string, string>, now = new Date('2026-01-02T03:04:05Z')): Host & { reads: string[] } {
+export function memoryHost(files: Record<string, string>, now = new Date('2026-01-02T03:04:05Z'), keys: Record<string, string> = {}): Host & { reads: string[]; touch(abs: string): void } {
   const content = new Map<string, Buffer>(Object.entries(files).map(([p, t]) => [path.resolve(p), Buffer.from(t)]));
   const dirs = new Set<string>();
   for (const p of content.keys()) for (let d = path.dirname(p); !dirs.has(d); d = path.dirname(d)) {
@@ -79,9 +79,20 @@ export function memoryHost(files: Record<string, string>, now = new Date('2026-0
     rmSync: refused('rmSync'),
     rmdirSync: refused('rmdirSync'),
   };
+  const watches = new Set<{ root: string; onChange: (abs: string) => void }>();
   return {
     fs,
     reads,
+    watch: (root, onChange) => {
+      const w = { root: path.resolve(root), onChange };
+      watches.add(w);
+      return { dispose: () => void watches.delete(w) };
+    },
+    /** A change of `abs`, told to every watch of a folder holding it. */
+    touch: (abs) => {
+      for (const w of watches) if (abs.startsWith(w.root + path.sep)) w.onChange(abs);
+    },
+    secret: async (provider) => keys[provider],
     git: () => {
       throw new Error('memory host: no git');
     },
@@ -95,5 +106,5 @@ export function refusingHost(): Host {
   const fail = () => {
     throw new Error('the default host was reached: a core call ran outside its engine’s host');
   };
-  return { fs: new Proxy({}, { get: () => fail }) as HostFs, git: fail, now: fail, env: fail };
+  return { fs: new Proxy({}, { get: () => fail }) as HostFs, git: fail, now: fail, env: fail, watch: fail, secret: fail };
 }
