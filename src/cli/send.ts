@@ -14,7 +14,7 @@ import { redact } from '../core/redact/apply';
 import { prepareOutDir, replaceWritten, writeRecord } from '../core/report/record';
 import { previousRecord } from './record-folder';
 import { num } from '../core/report/trace';
-import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
+import { DEFAULT_MAX_STEPS, type SendOutcome } from '../core/send/loop';
 import { ContextEngine } from '../core/engine';
 import { diskHost, diskHostOf, KEY_VARS } from '../host/disk';
 import { offloadLocation } from '../core/offload/location';
@@ -127,7 +127,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   if (!io.signal) process.once('SIGINT', onInterrupt);
-  const outcome = await sendLoop(snapshot, {
+  const outcome = await engine.send(snapshot, {
     provider,
     model,
     encoding: str('encoding'),

@@ -11,6 +11,7 @@ import { offloadLocation } from './offload/location';
 import { openOffloadStore, type OffloadStore } from './offload/store';
 import type { Policy } from './policy';
 import { RelevanceIndex } from './relevance/index';
+import { sendLoop, type SendLoopOptions, type SendOutcome } from './send/loop';
 import { inspectOffloaded, searchWorkspace, type ToolOutcome } from './send/tools';
 import { previewCompaction, type CompactionInput, type CompactionPreview } from './session/compaction';
 import { workspaceSummaries } from './session/summary-store';
@@ -29,8 +30,8 @@ export type LoadRequest = Omit<SnapshotOptions, 'root'>;
 export interface AssembleRequest extends Omit<AssembleOptions, 'summaries' | 'relevanceIndex'> {
   /** The session file whose summary store is read (default: the workspace's). */
   sessionFile?: string;
-  /** `false`: no stored summary (the chat's patch brings its own history). */
-  summaries?: false;
+  /** `false`: no stored summary (the chat's patch brings its own history); records: these (read once by the caller). */
+  summaries?: false | AssembleOptions['summaries'];
 }
 
 /**
@@ -74,7 +75,7 @@ export class ContextEngine extends FolderEngine {
   /** The chain over a snapshot, with the stored summaries and the engine's relevance index. */
   assemble(snapshot: Snapshot, options: AssembleRequest = {}): Assembly {
     const { sessionFile, summaries, ...rest } = options;
-    return this.run(() => assemble(snapshot, { ...rest, summaries: summaries === false ? undefined : this.summaries(sessionFile), relevanceIndex: this.relevance }));
+    return this.run(() => assemble(snapshot, { ...rest, summaries: summaries === false ? undefined : (summaries ?? this.summaries(sessionFile)), relevanceIndex: this.relevance }));
   }
 
   /** Load, then assemble: what `ctxctl preview`, the panel and `assemble_context` show. */
@@ -98,6 +99,11 @@ export class ContextEngine extends FolderEngine {
     return this.run(() => inspectOffloaded({ snapshot, tokenizer, offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) }, requested, op, pattern, lines, context));
   }
 
+  /** The send loop over a snapshot: each step's request rebuilt by this engine (its index, its host). */
+  send(snapshot: Snapshot, options: SendLoopOptions): Promise<SendOutcome> {
+    return this.run(() => sendLoop(this, snapshot, options));
+  }
+
   /** What compacting a session would fold and keep, without writing anything. */
   compact(input: CompactionInput): CompactionPreview | undefined {
     return this.run(() => previewCompaction(input));
@@ -105,12 +111,12 @@ export class ContextEngine extends FolderEngine {
 
   /** One case of a checks file, with the workspace's stored summaries. */
   check(c: CheckCase, options: Omit<CaseOptions, 'root' | 'summaries'>): Promise<CaseResult> {
-    return this.run(() => runCase(c, { ...options, root: this.root, summaries: this.summaries(options.sessionFile) }));
+    return this.run(() => runCase(this, c, { ...options, root: this.root, summaries: this.summaries(options.sessionFile) }));
   }
 
   /** Policy variants side by side over the same workspace and task. */
   compare(input: Omit<CompareInput, 'root' | 'summaries'>): Promise<CompareResult> {
-    return this.run(() => compare({ ...input, root: this.root, summaries: this.summaries(input.sessionFile) }));
+    return this.run(() => compare(this, { ...input, root: this.root, summaries: this.summaries(input.sessionFile) }));
   }
 
   /** The offload store a policy names (checked: inside the workspace, a folder), opened once per folder. */
@@ -127,9 +133,9 @@ export class ContextEngine extends FolderEngine {
 
   /** The agent's tools (MCP): assemble_context, read_document, search_workspace, inspect_offloaded over this folder. */
   readonly tools = {
-    assembleContext: (args: AssembleArgs): ToolAnswer => this.run(() => assembleContext(this.root, args)),
-    readDocument: (args: { path: string; heading?: string }): ToolAnswer => this.run(() => readDocumentTool(this.root, args)),
-    searchWorkspace: (args: { pattern: string; glob?: string }): ToolAnswer => this.run(() => searchWorkspaceTool(this.root, args)),
-    inspect: (args: InspectArgs): ToolAnswer => this.run(() => inspectTool(this.root, args)),
+    assembleContext: (args: AssembleArgs): ToolAnswer => this.run(() => assembleContext(this, args)),
+    readDocument: (args: { path: string; heading?: string }): ToolAnswer => this.run(() => readDocumentTool(this, args)),
+    searchWorkspace: (args: { pattern: string; glob?: string }): ToolAnswer => this.run(() => searchWorkspaceTool(this, args)),
+    inspect: (args: InspectArgs): ToolAnswer => this.run(() => inspectTool(this, args)),
   };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parse as parseYaml } from 'yaml';
 import { compactSession, editSummary, previewCompaction } from '../core/session/compaction';
+import { ContextEngine } from '../core/engine';
 import { sessionWorkspace } from '../core/session/maintenance';
 import { undoRecord } from '../core/session/summary-store';
 import type { AssemblyService } from './assembly';
@@ -17,7 +18,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
   const workspace = () => {
     const root = service.workspaceRoot;
     if (!root) throw new Error('open a folder first');
-    return sessionWorkspace(root, service.policy(), service.sessionStore, pins());
+    return sessionWorkspace(new ContextEngine(service.host.engine(root).host, root), service.policy(), service.sessionStore, pins());
   };
   const run =
     <A extends unknown[]>(fn: (...args: A) => Promise<unknown> | unknown) =>
