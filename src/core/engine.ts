@@ -1,10 +1,12 @@
 import * as path from 'node:path';
 import { assembleContext, inspectTool, readDocumentTool, searchWorkspaceTool, type AssembleArgs, type InspectArgs, type ToolAnswer } from './agents/workspace-tools';
-import { assemble, type AssembleOptions, type Assembly } from './chain/assemble';
+import { assemble, type Assembly } from './chain/assemble';
 import { runCase, type CaseOptions, type CaseResult } from './compare/check-run';
 import type { CheckCase } from './compare/checks-file';
 import { compare, type CompareInput, type CompareResult } from './compare/run';
 import { readDocument, type ReadDocumentArgs, type ReadDocumentOptions, type ReadDocumentResult } from './disclose';
+import type { ChainEngine } from './engine-port';
+import type { AssembleRequest, LoadRequest } from './engine-requests';
 import { FolderEngine, type FolderRef } from './folder-engine';
 import type { Host } from './host';
 import { offloadLocation } from './offload/location';
@@ -15,7 +17,7 @@ import { sendLoop, type SendLoopOptions, type SendOutcome } from './send/loop';
 import { inspectOffloaded, searchWorkspace, type ToolOutcome } from './send/tools';
 import { previewCompaction, type CompactionInput, type CompactionPreview } from './session/compaction';
 import { workspaceSummaries } from './session/summary-store';
-import { loadSnapshot, type Snapshot, type SnapshotOptions } from './sources/snapshot';
+import { loadSnapshot, type Snapshot } from './sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from './tokens';
 
 /** A workspace folder, with a relevance index to start from (the CLI's kept one, core/relevance/persist.ts); default: an empty one. */
@@ -23,16 +25,7 @@ export interface EngineFolder extends FolderRef {
   relevance?: RelevanceIndex;
 }
 
-/** What a surface asks to load: the snapshot's inputs, the folder being the engine's. */
-export type LoadRequest = Omit<SnapshotOptions, 'root'>;
-
-/** How to assemble: the chain's options, with the summaries and the relevance index being the engine's. */
-export interface AssembleRequest extends Omit<AssembleOptions, 'summaries' | 'relevanceIndex'> {
-  /** The session file whose summary store is read (default: the workspace's). */
-  sessionFile?: string;
-  /** `false`: no stored summary (the chat's patch brings its own history); records: these (read once by the caller). */
-  summaries?: false | AssembleOptions['summaries'];
-}
+export type { AssembleRequest, LoadRequest } from './engine-requests';
 
 /**
  * One workspace folder's engine: the only way the surfaces (the CLI's commands, the MCP server, the hook, the editor's
@@ -41,7 +34,7 @@ export interface AssembleRequest extends Omit<AssembleOptions, 'summaries' | 're
  * caches, the stored summaries' reading, and the offload stores. Every operation wraps the core's own function; the
  * engine decides nothing of its own, so a surface gets the same request as any other for the same inputs.
  */
-export class ContextEngine extends FolderEngine {
+export class ContextEngine extends FolderEngine implements ChainEngine {
   private readonly relevance: RelevanceIndex;
   private readonly stores = new Map<string, OffloadStore>();
   private lastSnapshot: Snapshot | undefined;

@@ -27,7 +27,7 @@ import { installDiskHost } from '../host/disk';
 import { editorHost } from './editor-host';
 import { findModel } from './lm';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 /** The first assembly waits for the window to settle: activation itself starts no worker and reads no workspace. */

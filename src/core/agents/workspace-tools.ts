@@ -5,7 +5,7 @@ import { withMaxInput } from '../policy';
 import type { Manifest } from '../report/manifest';
 import { inspectOffloaded, queryPattern, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
 import { resolveInWorkspace } from '../sources/guard';
-import type { ContextEngine } from '../engine';
+import type { ChainEngine } from '../engine-port';
 import type { Snapshot } from '../sources/snapshot';
 import { taskFile } from '../sources/task-file';
 import { counterFor, type Tokenizer } from '../tokens';
@@ -78,7 +78,7 @@ function taskArg(root: string, task: string): string {
 }
 
 /** The folder's context for the agent, through its engine (the same policy, summaries and index as `ctxctl preview`). */
-export function assembleContext(engine: ContextEngine, args: AssembleArgs): ToolAnswer {
+export function assembleContext(engine: ChainEngine, args: AssembleArgs): ToolAnswer {
   const root = engine.root;
   return guarded(() => {
     let policy = engine.policy(policyFile(root, args.policy));
@@ -92,7 +92,7 @@ export function assembleContext(engine: ContextEngine, args: AssembleArgs): Tool
   });
 }
 
-function toolSnapshot(engine: ContextEngine): Snapshot {
+function toolSnapshot(engine: ChainEngine): Snapshot {
   return engine.load({ task: '', cwd: engine.root });
 }
 
@@ -112,7 +112,7 @@ function context(snapshot: Snapshot): ToolContext {
   return { snapshot, tokenizer: tokenizer(), offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) };
 }
 
-export function readDocumentTool(engine: ContextEngine, args: { path: string; heading?: string }): ToolAnswer {
+export function readDocumentTool(engine: ChainEngine, args: { path: string; heading?: string }): ToolAnswer {
   return guarded(() => {
     const snapshot = toolSnapshot(engine);
     const call = { id: 'mcp-read_document', name: 'read_document', arguments: JSON.stringify(args) };
@@ -120,7 +120,7 @@ export function readDocumentTool(engine: ContextEngine, args: { path: string; he
   });
 }
 
-export function searchWorkspaceTool(engine: ContextEngine, args: { pattern: string; glob?: string }): ToolAnswer {
+export function searchWorkspaceTool(engine: ChainEngine, args: { pattern: string; glob?: string }): ToolAnswer {
   const root = engine.root;
   return guarded(() => {
     if (args.pattern === '') return refuse('search_workspace: pattern must not be empty');
@@ -152,7 +152,7 @@ export function searchWorkspaceTool(engine: ContextEngine, args: { pattern: stri
 const LINE_CHARS = 240;
 
 /** The operations asked for, in the CLI's order (count, shape, head, grep); none asked: the head. */
-export function inspectTool(engine: ContextEngine, args: InspectArgs): ToolAnswer {
+export function inspectTool(engine: ChainEngine, args: InspectArgs): ToolAnswer {
   return guarded(() => {
     const snapshot = toolSnapshot(engine);
     const ctx = context(snapshot);

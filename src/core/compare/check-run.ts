@@ -1,6 +1,6 @@
 import { hostFs as fs } from '../host';
 import * as path from 'node:path';
-import type { ContextEngine } from '../engine';
+import type { ChainEngine } from '../engine-port';
 import { ContextBudgetExceeded, InputError } from '../errors';
 import { openOffloadStore } from '../offload/store';
 import type { Provider } from '../providers/provider';
@@ -69,7 +69,7 @@ export function casePassed(r: CaseResult): boolean {
 }
 
 /** Through the folder's engine (`engine.check`): its policy, its snapshot, its chain and its send loop. */
-export async function runCase(engine: ContextEngine, c: CheckCase, options: CaseOptions): Promise<CaseResult> {
+export async function runCase(engine: ChainEngine, c: CheckCase, options: CaseOptions): Promise<CaseResult> {
   const base: CaseResult = { name: c.name, line: c.line, results: [], skipped: [] };
   // The checks file is workspace content: its paths may not reach outside the workspace (a task file is sent).
   for (const [key, rel] of [['policy', c.policy], ['task', c.task]] as const) {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Assembly } from '../chain/assemble';
-import type { ContextEngine } from '../engine';
+import type { ChainEngine } from '../engine-port';
 import type { ToolResultSpec } from '../offload/results';
 import { openOffloadStore } from '../offload/store';
 import { ContextBudgetExceeded } from '../errors';
@@ -110,7 +110,7 @@ export interface CompareResult {
 }
 
 /** Through the folder's engine (`engine.compare`): its policy, its snapshot, its chain and its send loop. */
-export async function compare(engine: ContextEngine, input: CompareInput): Promise<CompareResult> {
+export async function compare(engine: ChainEngine, input: CompareInput): Promise<CompareResult> {
   const clock = input.clock ?? systemClock;
   const now = () => new Date(clock.now());
   const variants: VariantResult[] = [];

@@ -1,5 +1,5 @@
 import { DEFAULT_MODEL, type AssembleOptions, type Assembly } from '../chain/assemble';
-import type { ContextEngine } from '../engine';
+import type { AssembleRequest } from '../engine-requests';
 import type { ToolCall } from '../chain/render';
 import * as path from 'node:path';
 import { ContextBudgetExceeded } from '../errors';
@@ -84,8 +84,13 @@ function narrowed(policy: Policy, limits: Provider['limits']): Policy {
   return cap !== undefined && cap < maxInput(policy) ? withMaxInput(policy, Math.max(1, cap)) : policy;
 }
 
+/** What rebuilds each step's request: the folder's engine (engine.ts). */
+export interface Assembler {
+  assemble(snapshot: Snapshot, options?: AssembleRequest): Assembly;
+}
+
 /** The loop over a snapshot; `engine` (the folder's) rebuilds each step's request. Surfaces call `engine.send`. */
-export async function sendLoop(engine: Pick<ContextEngine, 'assemble'>, snapshot: Snapshot, options: SendLoopOptions): Promise<SendOutcome> {
+export async function sendLoop(engine: Assembler, snapshot: Snapshot, options: SendLoopOptions): Promise<SendOutcome> {
   const { provider } = options;
   const clock = options.clock ?? systemClock;
   const now = () => new Date(clock.now());

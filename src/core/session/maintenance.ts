@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { collect } from '../chain/collect';
 import type { Policy } from '../policy';
-import type { ContextEngine } from '../engine';
+import type { ChainEngine } from '../engine-port';
 import { displayPath, SESSION_FILE, type Pin } from '../sources/snapshot';
 import { counterFor } from '../tokens';
 import type { Warning } from '../types';
@@ -24,7 +24,7 @@ export interface SessionWorkspace {
  * exist. Shared by `ctxctl session` and the editor's commands, so both act on the same store; read through the
  * folder's engine.
  */
-export function sessionWorkspace(engine: Pick<ContextEngine, 'root' | 'load'>, policy: Policy, store: SessionStore, pins: Pin[] = []): SessionWorkspace {
+export function sessionWorkspace(engine: Pick<ChainEngine, 'root' | 'load'>, policy: Policy, store: SessionStore, pins: Pin[] = []): SessionWorkspace {
   const root = engine.root;
   const sessionFile = store.snapshotFile();
   const file = sessionFile ? path.resolve(sessionFile) : path.join(root, SESSION_FILE);

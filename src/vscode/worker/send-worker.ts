@@ -18,7 +18,7 @@ import { sentSources } from './render-context';
 import { serialize } from './serialize';
 import { installDiskHost } from '../../host/disk';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 const controllers = new Map<number, AbortController>();

@@ -26,10 +26,10 @@ describe('the worker’s engines follow the workspace’s folders', () => {
     for (const r of [api, web, docs]) assembleIn(r);
     assert.deepEqual(engineRoots(), [api, web, docs]);
     const kept = engineFor(api);
-    assert.deepEqual(await handlers.keepFolders({ roots: [docs, api] }, () => undefined), { evicted: [web] });
+    assert.deepEqual(await handlers.keepFolders({ roots: [docs, api] }, () => undefined), { evicted: [web], kept: [api, docs] });
     assert.deepEqual(engineRoots(), [api, docs]);
     assert.equal(engineFor(api), kept);
-    assert.deepEqual(await handlers.keepFolders({ roots: [docs, api] }, () => undefined), { evicted: [] });
+    assert.deepEqual(await handlers.keepFolders({ roots: [docs, api] }, () => undefined), { evicted: [], kept: [api, docs] });
   });
 
   it('a folder added back gets a fresh engine that assembles its own files', () => {
