@@ -62,9 +62,13 @@ export function activate(context: vscode.ExtensionContext) {
     pins.folderChanged();
   }));
   const service = sub(new AssemblyService(dist('assemble-worker.js'), host));
-  // A folder removed from the workspace lets go of its engine in the worker (a stopped worker holds none).
+  // A folder removed from the workspace lets go of its engine in the worker (a stopped worker holds none) and its
+  // last result and engine here.
   sub(vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-    if (e.removed.length && service.worker.running) void service.worker.call('keepFolders', { roots: folders.all.map((f) => f.root) }).catch(() => undefined);
+    if (!e.removed.length) return;
+    const roots = folders.all.map((f) => f.root);
+    host.keepFolders(roots);
+    if (service.worker.running) void service.worker.call('keepFolders', { roots }).catch(() => undefined);
   }));
   const controller = sub(new HostController(context, service));
 

@@ -98,6 +98,12 @@ export class HostState extends Disposable {
     return engine;
   }
 
+  /** The workspace's folders now: the results and engines of folders removed are let go. */
+  keepFolders(roots: readonly string[]): void {
+    for (const r of [...this._results.keys()]) if (!roots.includes(r)) this._results.delete(r);
+    for (const r of [...this.engines.keys()]) if (!roots.includes(r)) this.engines.delete(r);
+  }
+
   /** Watches the followed folder only: a change elsewhere calls for no assembly of it. */
   private watchFollowed(): void {
     const root = this.root;

@@ -64,3 +64,26 @@ suite('a multi-root workspace', () => {
     assert.equal(a.host.result, a.host.resultOf(backend.root));
   });
 });
+
+suite('a folder removed from the workspace', () => {
+  test('its engine in the worker and its last result are let go; the other folder keeps its own', async () => {
+    const a = await api();
+    const [backend, web] = a.folders.all;
+    assert.equal(a.host.resultOf(web.root).kind, 'ok', 'the first suite assembled the web folder');
+    // Removing the second folder keeps the workspace multi-root (no extension host restart).
+    const removed = new Promise<void>((resolve) => {
+      const d = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        d.dispose();
+        resolve();
+      });
+    });
+    assert.ok(vscode.workspace.updateWorkspaceFolders(1, 1), 'VS Code refused to remove the folder');
+    await removed;
+    assert.deepEqual(a.folders.all.map((f) => f.name), ['Backend']);
+    assert.equal(a.host.resultOf(web.root).kind, 'empty');
+    assert.equal(a.host.resultOf(backend.root).kind, 'ok');
+    // The extension's own keepFolders went first (its listener was registered first; the worker answers in order):
+    // this one finds nothing left to let go, and only the Backend's engine held.
+    assert.deepEqual(await a.service.worker.call('keepFolders', { roots: [backend.root] }), { evicted: [], kept: [backend.root] });
+  });
+});
