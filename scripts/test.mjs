@@ -64,7 +64,14 @@ if (suites.includes('integration')) {
   ], { capture: true });
   const counts = lastCounts(r.stdout ?? '', 'integration') ?? { passed: 0, failed: 1 };
   if (r.status !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ suite: 'integration', ...counts });
+  // The same tests' multi-root part: a .code-workspace of two folders (index.ts runs only multi-root*.test.js there).
+  const m = step('integration (multi-root)', process.execPath, [
+    'scripts/test-host/run-extension-tests.mjs', '--extension', root, '--tests', path.join(root, 'out', 'test', 'integration', 'index.js'),
+    '--workspace', path.join(root, 'test', 'fixtures', 'multi-root', 'shop.code-workspace'), '--label', 'integration-multi-root',
+  ], { capture: true });
+  const multi = lastCounts(m.stdout ?? '', 'integration-multi-root') ?? { passed: 0, failed: 1 };
+  if (m.status !== 0 && multi.failed === 0) multi.failed = 1;
+  results.push({ suite: 'integration', passed: counts.passed + multi.passed, failed: counts.failed + multi.failed, skipped: counts.skipped + multi.skipped, todo: counts.todo + multi.todo });
 }
 if (suites.includes('e2e')) {
   const r = step('e2e', process.execPath, ['test/e2e/run.mjs'], { capture: true });

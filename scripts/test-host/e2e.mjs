@@ -158,7 +158,8 @@ export function workbenchUrl({ port, workspace, extensionDevelopmentPath, extens
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
   const q = new URLSearchParams();
-  if (workspace) q.set('folder', workspace);
+  // A .code-workspace file opens as a (multi-root) workspace; a folder as a folder.
+  if (workspace) q.set(workspace.endsWith('.code-workspace') ? 'workspace' : 'folder', workspace);
   q.set('payload', JSON.stringify(payload));
   return `http://127.0.0.1:${port}/?${q}`;
 }

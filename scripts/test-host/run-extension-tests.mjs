@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs extension-host tests in a real VS Code (code-server) through headless Chromium.
 // Usage: node scripts/test-host/run-extension-tests.mjs --extension <abs ext dir>
-//          --tests <abs compiled tests index.js> --workspace <abs folder> [--label integration] [--timeout-ms N]
+//          --tests <abs compiled tests index.js> --workspace <abs folder, or a .code-workspace file>
+//          [--label integration] [--timeout-ms N]
+// A .code-workspace file is opened as a multi-root workspace: its folder (the file and the folders it names) is copied.
 // The tests module follows the @vscode/test-electron contract (exports run()) and must log
 //   @@RESULT {"passed":N,"failed":M}
 // (test/integration/index.ts does). Last line printed: "<label>: N passed, M failed".
@@ -69,18 +71,20 @@ async function main() {
     opt[k] = path.resolve(opt[k]);
     if (!fs.existsSync(opt[k])) throw new Error(`--${k} does not exist: ${opt[k]}`);
   }
-  // Tests may write into the workspace: give them a copy.
+  // Tests may write into the workspace: give them a copy (of a .code-workspace file, the folder that holds it).
   const wsCopy = fs.mkdtempSync(path.join(os.tmpdir(), `cc-${label}-ws-`));
-  fs.cpSync(opt.workspace, wsCopy, { recursive: true });
+  const workspaceFile = opt.workspace.endsWith('.code-workspace');
+  fs.cpSync(workspaceFile ? path.dirname(opt.workspace) : opt.workspace, wsCopy, { recursive: true });
   process.on('exit', () => fs.rmSync(wsCopy, { recursive: true, force: true }));
+  const opened = workspaceFile ? path.join(wsCopy, path.basename(opt.workspace)) : wsCopy;
 
   let server, browser;
   const timeoutMs = Number(opt['timeout-ms']);
   const timer = setTimeout(() => finish('timeout'), timeoutMs);
   try {
-    info(`starting code-server (workspace copy ${wsCopy})`);
+    info(`starting code-server (workspace copy ${opened})`);
     server = await startCodeServer({
-      workspace: wsCopy,
+      workspace: opened,
       extensionDevelopmentPath: opt.extension,
       extensionTestsPath: opt.tests,
       onOutput: (l) => (verbose ? console.log(`[code-server] ${l}`) : onLine(l, false)),

@@ -3,7 +3,7 @@ import { DecisionStore } from '../core/gateway/decisions';
 import { runRecordJob, type RecordJob, type RecorderState } from './gateway-recorder';
 import { installDiskHost } from '../host/disk';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 /** The gateway's record worker: one job in, its record written, one log line back (gateway-recorder.ts). */

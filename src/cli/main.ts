@@ -27,7 +27,7 @@ import { diskHost, installDiskHost } from '../host/disk';
 import { openIndex, saveIndex } from '../core/relevance/persist';
 import { workspaceIndexStore } from './index-store';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 /** ctxctl: the same core, headless. Exit codes: 0 success, 2 bad input or usage, 3 ContextBudgetExceeded, 4 the provider failed. */

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors';
 import { offloadLocation } from '../core/offload/location';
 import { clearOffloadStore, foreignFiles, listStore } from '../core/offload/store';
-import { loadPolicy } from '../core/sources/snapshot';
+import { FolderEngine } from '../core/folder-engine';
+import { diskHost } from '../host/disk';
 
 /** `ctxctl offload clear|list`: the offload store of a workspace (policy offload.dir, default .context/offload/). */
 
@@ -24,7 +25,7 @@ export function offloadCommand(argv: string[], stdout: (s: string) => void): num
   else {
     if (typeof v.workspace !== 'string') throw new InputError(`offload: --workspace DIR (or --dir DIR) is required (usage: ${OFFLOAD_USAGE})`);
     const root = path.resolve(v.workspace);
-    dir = offloadLocation(root, loadPolicy(root, v.policy));
+    dir = offloadLocation(root, new FolderEngine(diskHost, root).policy(v.policy));
   }
   if (action === 'list') {
     const files = listStore(dir);

@@ -14,9 +14,9 @@ import { redact } from '../core/redact/apply';
 import { prepareOutDir, replaceWritten, writeRecord } from '../core/report/record';
 import { previousRecord } from './record-folder';
 import { num } from '../core/report/trace';
-import { DEFAULT_MAX_STEPS, sendLoop, type SendOutcome } from '../core/send/loop';
+import { DEFAULT_MAX_STEPS, type SendOutcome } from '../core/send/loop';
 import { ContextEngine } from '../core/engine';
-import { diskHost } from '../host/disk';
+import { diskHost, diskHostOf, KEY_VARS } from '../host/disk';
 import { offloadLocation } from '../core/offload/location';
 
 /** `ctxctl send`: build the request, send it (or not, with dry-run), stream the answer to stdout, write the trace. */
@@ -33,7 +33,6 @@ export const SEND_OPTIONS = `  --provider   dry-run (default) sends nothing and 
   send --out   where request.json, manifest.json, trace.txt and steps/ go (default: DIR/.context/send)`;
 
 const PROVIDERS = ['dry-run', 'openai', 'anthropic'] as const;
-const KEY_VARS: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 export interface SendIo {
   stdout: (s: string) => void;
@@ -92,14 +91,14 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   const timeout = intFlag(v.timeout, '--timeout');
   const maxInput = intFlag(v['max-input'], '--max-input');
 
-  const env = io.env ?? process.env;
-  const apiKey = KEY_VARS[providerId] ? env[KEY_VARS[providerId]] || env.CTXCTL_API_KEY || undefined : undefined;
+  const root = path.resolve(workspace);
+  // The key comes from the engine's host: the disk host reads the environment (the one given, in a test).
+  const engine = new ContextEngine(io.env ? diskHostOf(io.env) : diskHost, root);
+  const apiKey = await engine.secret(providerId);
   if (KEY_VARS[providerId] && !apiKey && baseUrl === undefined) {
     io.stderr(`ctxctl: no API key for ${providerId}: set ${KEY_VARS[providerId]} or CTXCTL_API_KEY (a local server given with --base-url needs none)\n`);
     return 2;
   }
-  const root = path.resolve(workspace);
-  const engine = new ContextEngine(diskHost, root);
   const policy = resolvePolicy(engine.policy(str('policy')), { maxInput });
   // A send may offload what its tools return: the store must be usable before anything is sent.
   offloadLocation(root, policy);
@@ -128,7 +127,7 @@ async function sendWith(v: Record<string, string | boolean | undefined>, io: Sen
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   if (!io.signal) process.once('SIGINT', onInterrupt);
-  const outcome = await sendLoop(snapshot, {
+  const outcome = await engine.send(snapshot, {
     provider,
     model,
     encoding: str('encoding'),

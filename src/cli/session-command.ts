@@ -8,7 +8,8 @@ import { compactSession, editSummary, previewCompaction, type CompactionPreview 
 import { sessionWorkspace } from '../core/session/maintenance';
 import { workspaceStore } from '../core/session/store';
 import { readSummaryStore, undoRecord } from '../core/session/summary-store';
-import { loadPolicy } from '../core/sources/snapshot';
+import { ContextEngine } from '../core/engine';
+import { diskHost } from '../host/disk';
 import type { Warning } from '../core/types';
 
 /** `ctxctl session show|compact|edit|undo`: preview, store, edit and undo the summary of the older session events. */
@@ -44,8 +45,9 @@ export function sessionCommand(argv: string[], stdout: (s: string) => void, now:
   }
   if (typeof v.workspace !== 'string') throw new InputError(`session ${action}: --workspace DIR is required`);
   const root = path.resolve(v.workspace);
-  const policy = loadPolicy(root, v.policy as string | undefined);
-  const { input, store: sessionStore, storeLabel, warnings } = sessionWorkspace(root, policy, workspaceStore(root, v.session as string | undefined));
+  const engine = new ContextEngine(diskHost, root);
+  const policy = engine.policy(v.policy as string | undefined);
+  const { input, store: sessionStore, storeLabel, warnings } = sessionWorkspace(engine, policy, workspaceStore(root, v.session as string | undefined));
   const store = { records: input.records };
   let message = '';
   if (action === 'compact') {

@@ -1,12 +1,18 @@
 /**
  * Everything the core asks of the outside world, in one interface: the file system (list, read, stat, write where the
- * core keeps its stores and records), git, the clock, and an optional model-side token counter. Nothing under
+ * core keeps its stores and records), git, the clock, a folder's watch, the providers' keys, and an optional
+ * model-side token counter. Nothing under
  * src/core imports `node:fs` or `node:child_process` (a lint rule keeps it so): the disk host (src/host/disk.ts)
  * serves the CLI and the editor's workers; an editor host may serve unsaved buffers and other folders.
  *
- * One host per process: an entry point (the CLI, a worker, the extension, the unit test runner) installs it with
- * `useHost` before it calls the core; `ContextEngine` installs the host it is given.
+ * The host is passed down, not installed: `new ContextEngine(host, folder)` takes it, and every operation of the
+ * engine runs the chain inside `withHost(host, …)`, so the chain (down to the deepest read) reaches the engine's
+ * host, and two engines with different hosts work side by side in one process, across awaits too (the scope is an
+ * AsyncLocalStorage, which follows the engine's async operations and nothing else). Code called outside any engine
+ * (a leaf a unit test drives directly, an eval script, the CLI's own file writes) reaches the process's default host,
+ * which an entry point sets with `useDefaultHost`; the engine never sets it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What the core reads of a stat: the subset of node's `fs.Stats` it uses. */
 export interface HostStats {
@@ -73,31 +79,57 @@ export interface GitRun {
   timeoutMs: number;
 }
 
+/** A watch the host keeps until it is disposed. */
+export interface HostWatch {
+  dispose(): void;
+}
+
 export interface Host {
+  /** List (readdirSync), read (readFileSync, or a range: openSync/readSync), stat (statSync, lstatSync, realpathSync). */
   readonly fs: HostFs;
-  /** Runs git (execFile, never a shell, stdin and stderr closed) and returns its stdout; throws when git fails. */
+  /** Git, which the git changes of the task come from: runs git (execFile, never a shell, stdin and stderr closed) and returns its stdout; throws when git fails. */
   git(run: GitRun): string;
   /** The clock. */
   now(): Date;
   /** The process environment the core may read (git's environment is derived from it). */
   env(): Record<string, string | undefined>;
-  /** The model's own counter when it has one (vscode.lm): async, so the chain's counter stays the synchronous one. */
+  /**
+   * Watches a folder: `onChange` gets the absolute path of each file created, changed or deleted under `root` (the
+   * editor's watcher calls for a new assembly with it). Events may come in bursts; the caller decides what to redo.
+   */
+  watch(root: string, onChange: (abs: string) => void): HostWatch;
+  /**
+   * A provider's API key (`openai`, `anthropic`), where this host keeps keys: the environment for the disk host,
+   * the editor's SecretStorage for the editor host. Never written, logged or sent anywhere but to that provider.
+   */
+  secret(provider: string): Promise<string | undefined>;
+  /**
+   * The target model's own count of a text, when it has one (a vscode.lm model): async, so the chain's counter stays
+   * the synchronous one. Absent: the chain's counter is the only one.
+   */
   countTokens?(text: string): Promise<number>;
 }
 
-let current: Host | undefined;
+const scoped = new AsyncLocalStorage<Host>();
+let fallback: Host | undefined;
 
-/** Installs the process's host; returns the one it replaces. */
-export function useHost(host: Host): Host | undefined {
-  const before = current;
-  current = host;
+/** Runs `fn` with `host` as the host of every core call it makes, synchronous or after an await. */
+export function withHost<T>(host: Host, fn: () => T): T {
+  return scoped.run(host, fn);
+}
+
+/** Sets the host of code that runs outside any engine (an entry point's own calls); returns the one it replaces. */
+export function useDefaultHost(host: Host | undefined): Host | undefined {
+  const before = fallback;
+  fallback = host;
   return before;
 }
 
-/** The installed host. Throws a clear error when an entry point called the core before installing one. */
+/** The host of the current call: the engine's (withHost), else the default. Throws a clear error when there is neither. */
 export function host(): Host {
-  if (!current) throw new Error('no Host installed: call useHost(diskHost) (src/host/disk.ts) before calling src/core (the unit tests run with --require out/test/unit/host-setup.js)');
-  return current;
+  const h = scoped.getStore() ?? fallback;
+  if (!h) throw new Error('no Host: call src/core through a ContextEngine (new ContextEngine(host, folder)), or set a default with useDefaultHost(diskHost) (src/host/disk.ts) first (the unit tests run with --require out/test/unit/host-setup.js)');
+  return h;
 }
 
 const FS_METHODS = [
@@ -105,7 +137,7 @@ const FS_METHODS = [
   'writeFileSync', 'appendFileSync', 'mkdirSync', 'renameSync', 'copyFileSync', 'utimesSync', 'rmSync', 'rmdirSync',
 ] as const satisfies readonly (keyof HostFs)[];
 
-/** The installed host's file system, looked up at each call (so a module may hold it before a host is installed). */
+/** The current host's file system (host()), looked up at each call: a module holds it once, each call reaches the engine's host. */
 export const hostFs: HostFs = Object.fromEntries(
   FS_METHODS.map((name) => [name, (...args: unknown[]) => (host().fs[name] as (...a: unknown[]) => unknown)(...args)]),
 ) as unknown as HostFs;

@@ -77,7 +77,7 @@ export function registerCompare(deps: CompareDeps): { run(policies: string[], se
       if (sendIt) {
         if (!vscode.workspace.isTrusted) throw new Error('sending needs a trusted workspace');
         if (settings.provider !== 'openai' && settings.provider !== 'anthropic') throw new Error(`Send Variants speaks the HTTP providers (openai, anthropic); the configured provider is ${settings.provider}`);
-        provider = { id: settings.provider, apiKey: await apiKeyFor(settings, deps.context.secrets), baseUrl: settings.baseUrl || undefined };
+        provider = { id: settings.provider, apiKey: await apiKeyFor(settings, deps.host.engine()), baseUrl: settings.baseUrl || undefined };
       }
       // The panel's own inputs (its pins, unsaved buffers, active file, session store) and each policy composed as the
       // panel composes its own (the settings' envelope, the model's window): the current policy's variant is the

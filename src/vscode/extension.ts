@@ -24,8 +24,10 @@ import { BudgetStatusBar } from './views/statusBar';
 import { exportsFor } from './test-api';
 import { NodeTree } from './views/tree';
 import { installDiskHost } from '../host/disk';
+import { editorHost } from './editor-host';
+import { findModel } from './lm';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 /** The first assembly waits for the window to settle: activation itself starts no worker and reads no workspace. */
@@ -52,12 +54,22 @@ export function activate(context: vscode.ExtensionContext) {
 
   const pins = sub(new PinStore(context.workspaceState, root, (r, base) => pinsKey(base, folders.all, r)));
   pins.adoptWorkspacePins();
-  const host = sub(new HostState(context.workspaceState, root, pins, storageDir, folders.onDidChange));
+  // The editor host: the disk with unsaved buffers first, VS Code's watcher, SecretStorage, the vscode.lm model's counter.
+  const editor = editorHost({ secrets: context.secrets, model: async () => (host.settings.provider === 'vscode-lm' ? findModel(host.settings.model) : undefined) });
+  const host = sub(new HostState(context.workspaceState, root, pins, storageDir, editor, folders.onDidChange));
   sub(folders.onDidChange(() => {
     pins.adoptWorkspacePins();
     pins.folderChanged();
   }));
   const service = sub(new AssemblyService(dist('assemble-worker.js'), host));
+  // A folder removed from the workspace lets go of its engine in the worker (a stopped worker holds none) and its
+  // last result and engine here.
+  sub(vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+    if (!e.removed.length) return;
+    const roots = folders.all.map((f) => f.root);
+    host.keepFolders(roots);
+    if (service.worker.running) void service.worker.call('keepFolders', { roots }).catch(() => undefined);
+  }));
   const controller = sub(new HostController(context, service));
 
   const indexTree = sub(new NodeTree());

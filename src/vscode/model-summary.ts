@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Keys } from './secret-key';
 import { formatNumber } from '../view-model/format';
 import { maxInput, type Policy } from '../core/policy';
 import { AnthropicProvider } from '../core/providers/anthropic';
@@ -13,9 +14,9 @@ import { apiKeyFor } from './send';
 import type { Settings } from './settings';
 
 /** The configured provider, for a one-off summary request (the user asked for it: Compact Session Now). */
-async function providerFor(settings: Settings, secrets: vscode.SecretStorage): Promise<Provider> {
+async function providerFor(settings: Settings, keys: Keys): Promise<Provider> {
   if (settings.provider === 'vscode-lm') return new VscodeLmProvider(await requireModel(settings.model));
-  const options = { apiKey: await apiKeyFor(settings, secrets), baseUrl: settings.baseUrl || undefined, stream: false };
+  const options = { apiKey: await apiKeyFor(settings, keys), baseUrl: settings.baseUrl || undefined, stream: false };
   return settings.provider === 'anthropic' ? new AnthropicProvider(options) : new OpenAIProvider(options);
 }
 
@@ -24,8 +25,8 @@ async function providerFor(settings: Settings, secrets: vscode.SecretStorage): P
  * in the request. The request is budget-checked like any other; the answer is parsed here and validated by
  * compactSession before anything is stored.
  */
-export async function summaryFromModel(input: CompactionInput, folded: string[], settings: Settings, policy: Policy, secrets: vscode.SecretStorage, token: vscode.CancellationToken): Promise<unknown> {
-  const provider = await providerFor(settings, secrets);
+export async function summaryFromModel(input: CompactionInput, folded: string[], settings: Settings, policy: Policy, keys: Keys, token: vscode.CancellationToken): Promise<unknown> {
+  const provider = await providerFor(settings, keys);
   const ids = new Set(folded);
   const built = buildSummaryRequest({ model: settings.model, events: input.events.filter((e) => ids.has(e.id)), constraints: input.constraints, knownSources: input.knownSources, maxOutputTokens: policy.envelope.output_reserve });
   const body = shapeRequest(built.request, provider.shape, provider.streams);

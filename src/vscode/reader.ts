@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { diskReader, overlayReader, type BufferText, type WorkspaceReader } from '../core/sources/reader';
+import type { BufferText } from '../core/sources/reader';
 
 /** A document's workspace-relative path (forward slashes), or undefined when it is not a file of the workspace. */
 export function workspaceRelative(root: string, uri: vscode.Uri): string | undefined {
@@ -9,7 +9,10 @@ export function workspaceRelative(root: string, uri: vscode.Uri): string | undef
   return r && !r.startsWith('..') && !path.isAbsolute(r) ? r.split(path.sep).join('/') : undefined;
 }
 
-/** The editor's unsaved buffers of workspace files: plain data, so they cross to the worker with a request. */
+/**
+ * The editor's unsaved buffers of workspace files: plain data, so they cross to the worker with a request (this
+ * thread's own reads get them from the editor host, editor-host.ts).
+ */
 export function unsavedBuffers(root: string, now = Date.now()): BufferText[] {
   const out: BufferText[] = [];
   for (const doc of vscode.workspace.textDocuments) {
@@ -17,9 +20,4 @@ export function unsavedBuffers(root: string, now = Date.now()): BufferText[] {
     if (rel) out.push({ path: rel, text: doc.getText(), mtimeMs: now });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
-}
-
-/** The workspace as the editor sees it: unsaved buffers first, then the disk (the core's WorkspaceReader). */
-export function editorReader(root: string): WorkspaceReader {
-  return overlayReader(diskReader(root), unsavedBuffers(root));
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Keys } from './secret-key';
 import { num } from '../core/report/trace';
 import type { SessionStore } from '../core/session/store';
 import { SESSION_FILE } from '../core/sources/snapshot';
@@ -23,29 +24,30 @@ export interface SendInput {
   sessionStore: SessionStore;
   /** dist/send-worker.js: the send loop runs there, for every provider. */
   sendWorkerScript: string;
-  secrets: vscode.SecretStorage;
+  /** The folder's engine, whose host keeps the keys (the editor host: SecretStorage). */
+  keys: Keys;
   outputDir: string;
   token: vscode.CancellationToken;
   onText: (text: string) => void;
 }
 
-export const secretKey = (provider: string) => `contextControl.apiKey.${provider}`;
+export { secretKey } from './secret-key';
 
-/** The key for an HTTP provider, from SecretStorage only; a local server (base URL) may need none. */
-export async function apiKeyFor(settings: Settings, secrets: vscode.SecretStorage): Promise<string | undefined> {
-  const apiKey = await secrets.get(secretKey(settings.provider));
+/** The key for an HTTP provider, from the host's keys (SecretStorage only); a local server (base URL) may need none. */
+export async function apiKeyFor(settings: Settings, keys: Keys): Promise<string | undefined> {
+  const apiKey = await keys.secret(settings.provider);
   if (!apiKey && !settings.baseUrl) throw new Error(`no API key for ${settings.provider}: run "Context Control: Set API Key", or set contextControl.baseUrl for a local server.`);
   return apiKey;
 }
 
 /** The provider as it crosses to the send worker, and the host's model when it is vscode.lm (the worker calls it back). */
-export async function providerForWorker(settings: Settings, secrets: vscode.SecretStorage): Promise<{ provider: Extract<SendWorkerIn, { type: 'send' }>['provider']; lm?: VscodeLmProvider }> {
+export async function providerForWorker(settings: Settings, keys: Keys): Promise<{ provider: Extract<SendWorkerIn, { type: 'send' }>['provider']; lm?: VscodeLmProvider }> {
   if (settings.provider === 'vscode-lm') {
     const lm = new VscodeLmProvider(await requireModel(settings.model));
     return { provider: { id: 'vscode-lm', endpoint: lm.endpoint, maxInputTokens: lm.limits.maxInputTokens }, lm };
   }
   if (settings.provider === 'dry-run') throw new Error('the dry-run provider sends nothing');
-  return { provider: { id: settings.provider, apiKey: await apiKeyFor(settings, secrets), baseUrl: settings.baseUrl || undefined } };
+  return { provider: { id: settings.provider, apiKey: await apiKeyFor(settings, keys), baseUrl: settings.baseUrl || undefined } };
 }
 
 /** Send the assembled request with the configured provider; returns a one-line note for the panel. */
@@ -74,7 +76,7 @@ export async function sendRequest(input: SendInput): Promise<SendNote> {
   };
   try {
     // The loop rebuilds the request from the same inputs as the preview, on every step, and re-checks the budget.
-    const { provider, lm } = await providerForWorker(settings, input.secrets);
+    const { provider, lm } = await providerForWorker(settings, input.keys);
     const result = await sendInWorker(
       input.sendWorkerScript,
       {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parse as parseYaml } from 'yaml';
 import { compactSession, editSummary, previewCompaction } from '../core/session/compaction';
+import { ContextEngine } from '../core/engine';
 import { sessionWorkspace } from '../core/session/maintenance';
 import { undoRecord } from '../core/session/summary-store';
 import type { AssemblyService } from './assembly';
@@ -10,7 +11,6 @@ const EDIT_HEADER = '# Context Control: edit this session summary, then run "Con
 
 /** Compact now, edit and undo the session summary from the editor, through the same core functions as `ctxctl session`. */
 export function registerSessionCommands(context: vscode.ExtensionContext, service: AssemblyService, pins: () => Parameters<typeof sessionWorkspace>[3]) {
-  const secrets = context.secrets;
   /**
    * Summaries live beside the session the editor replays: the workspace's own (what `ctxctl session` acts on) in a
    * trusted workspace; in restricted mode the editor's copy, so nothing is written to the workspace.
@@ -18,7 +18,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
   const workspace = () => {
     const root = service.workspaceRoot;
     if (!root) throw new Error('open a folder first');
-    return sessionWorkspace(root, service.policy(), service.sessionStore, pins());
+    return sessionWorkspace(new ContextEngine(service.host.engine(root).host, root), service.policy(), service.sessionStore, pins());
   };
   const run =
     <A extends unknown[]>(fn: (...args: A) => Promise<unknown> | unknown) =>
@@ -54,7 +54,7 @@ export function registerSessionCommands(context: vscode.ExtensionContext, servic
           if (settings.provider === 'dry-run') throw new Error('the dry-run provider has no model: pick a provider first');
           const summary = await vscode.window.withProgress(
             { location: vscode.ProgressLocation.Notification, title: `Context Control: asking ${settings.model} for the session summary…`, cancellable: true },
-            (_p, token) => summaryFromModel(ws.input, preview.folded.ids, settings, service.policy(settings), secrets, token),
+            (_p, token) => summaryFromModel(ws.input, preview.folded.ids, settings, service.policy(settings), service.host.engine(), token),
           );
           fromModel = { summary, producer: `model:${settings.model}` };
         }

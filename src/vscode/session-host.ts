@@ -7,7 +7,7 @@ import type { AssemblyService } from './assembly';
 import { registerSessionCommands } from './session-commands';
 import { installDiskHost } from '../host/disk';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 export function register(service: AssemblyService) {

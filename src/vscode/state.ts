@@ -1,16 +1,17 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { editorSessionStore, type SessionStore } from '../core/session/store';
 import type { Assembly } from '../core/chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../core/errors';
 import { resolvePolicy, type Policy } from '../core/policy';
-import { loadPolicy, type Pin } from '../core/sources/snapshot';
+import { FolderEngine } from '../core/folder-engine';
+import type { Host, HostWatch } from '../core/host';
+import type { Pin } from '../core/sources/snapshot';
 import { Disposable } from './disposable';
 import { editorSignals } from './editor-signals';
 import { findModel } from './lm';
 import type { PinStore } from './pins';
-import { editorReader, unsavedBuffers, workspaceRelative } from './reader';
+import { unsavedBuffers, workspaceRelative } from './reader';
 import { readSettings, SECTION, type Settings } from './settings';
 import type { BlockView, FitResult, SnapshotView, WorkerSnapshot } from './worker/protocol';
 
@@ -42,6 +43,9 @@ export class HostState extends Disposable {
   /** The last result of each folder (a multi-root workspace keeps one per folder), by root. */
   private readonly _results = new Map<string, AssemblyState>();
   private readonly rootOf: () => string | undefined;
+  /** Each folder's engine in this thread (the editor host's policy, files, watch and keys), by root. */
+  private readonly engines = new Map<string, FolderEngine>();
+  private watched: { root: string; watch: HostWatch } | undefined;
 
   /**
    * `root`: the folder, or (multi-root) a function giving the followed folder (folders.ts); `onFolder`: the event of
@@ -52,12 +56,19 @@ export class HostState extends Disposable {
     root: string | undefined | (() => string | undefined),
     readonly pins: PinStore,
     readonly storageDir: string,
+    private readonly host: Host,
     onFolder?: vscode.Event<unknown>,
   ) {
     super();
     this.rootOf = typeof root === 'function' ? root : () => root;
     const fire = (c: Change) => () => this.emitter.fire(c);
-    if (onFolder) this._register(onFolder(fire('folder')));
+    if (onFolder)
+      this._register(
+        onFolder(() => {
+          this.watchFollowed();
+          this.emitter.fire('folder');
+        }),
+      );
     this._register(pins.onDidChange(fire('pins')));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -73,12 +84,32 @@ export class HostState extends Disposable {
     this._register(vscode.lm.onDidChangeChatModels(() => void this.refreshModelLimit()));
     // Typing in a workspace file (a pinned range included) changes what the editor reader sees, before any save.
     this._register(vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length && this.inWorkspace(e.document.uri) && this.emitter.fire('buffers')));
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
-    const onFile = (uri: vscode.Uri) => this.inWorkspace(uri) && this.emitter.fire('files');
-    this._register(watcher.onDidChange(onFile));
-    this._register(watcher.onDidCreate(onFile));
-    this._register(watcher.onDidDelete(onFile));
+    // A file created, changed or deleted in the followed folder (through its engine's host: VS Code's watcher).
+    this.watchFollowed();
+    this._register({ dispose: () => this.watched?.watch.dispose() });
     void this.refreshModelLimit();
+  }
+
+  /** The engine of a folder (default: the followed one) in this thread: no chain, the editor host's reads and keys. */
+  engine(root = this.root): FolderEngine {
+    if (!root) throw new InputError('open a folder first', 'workspace');
+    let engine = this.engines.get(root);
+    if (!engine) this.engines.set(root, (engine = new FolderEngine(this.host, root)));
+    return engine;
+  }
+
+  /** The workspace's folders now: the results and engines of folders removed are let go. */
+  keepFolders(roots: readonly string[]): void {
+    for (const r of [...this._results.keys()]) if (!roots.includes(r)) this._results.delete(r);
+    for (const r of [...this.engines.keys()]) if (!roots.includes(r)) this.engines.delete(r);
+  }
+
+  /** Watches the followed folder only: a change elsewhere calls for no assembly of it. */
+  private watchFollowed(): void {
+    const root = this.root;
+    if (this.watched?.root === root) return;
+    this.watched?.watch.dispose();
+    this.watched = root ? { root, watch: this.engine(root).watch((rel) => !IGNORED(rel) && this.emitter.fire('files')) } : undefined;
   }
 
   get settings(): Settings {
@@ -133,11 +164,12 @@ export class HostState extends Disposable {
 
   /** The policy file with the settings' envelope and the model's own window, composed as the CLI composes its flags. */
   policy(settings = this._settings, modelMaxInput = this._modelMaxInput): Policy {
-    const root = this.root ?? '.';
-    const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(root, settings.policyPath);
+    const engine = this.engine(this.root ?? '.');
+    const file = path.isAbsolute(settings.policyPath) ? settings.policyPath : path.join(engine.root, settings.policyPath);
     // The default path may be absent (the defaults apply); a path the user chose must exist.
-    if (!fs.existsSync(file) && settings.policyPath !== DEFAULT_POLICY_PATH) throw new InputError('policy file not found (contextControl.policyPath)', settings.policyPath);
-    const base = fs.existsSync(file) ? loadPolicy(root, file) : loadPolicy(root);
+    const exists = this.host.fs.existsSync(file);
+    if (!exists && settings.policyPath !== DEFAULT_POLICY_PATH) throw new InputError('policy file not found (contextControl.policyPath)', settings.policyPath);
+    const base = engine.policy(exists ? file : undefined);
     const e = settings.envelope;
     return resolvePolicy(base, { envelope: { window: e.window, output_reserve: e.outputReserve, margin: e.margin }, modelMaxInput, source: 'settings' });
   }
@@ -163,10 +195,10 @@ export class HostState extends Disposable {
   /** The pins with their current text: an unsaved buffer's when the file is open and edited, else the disk's. */
   resolvedPins(): Pin[] {
     if (!this.root) return [];
-    const reader = editorReader(this.root);
+    const engine = this.engine();
     return this.pins.resolved((source) => {
       try {
-        return reader.read(source);
+        return engine.read(source);
       } catch {
         return undefined;
       }

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
 import { installDiskHost } from '../../src/host/disk';
 
 // The tests call src/core from out/ (not the extension's bundle): that copy of the core needs its own Host.
@@ -16,6 +17,9 @@ export async function run(): Promise<void> {
   const files = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
+    // The multi-root run opens a .code-workspace of two folders (test/fixtures/multi-root): only multi-root tests
+    // run there, and only the others in the single-folder run.
+    .filter((f) => f.startsWith('multi-root') === isMultiRoot())
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
 
@@ -48,4 +52,8 @@ export async function run(): Promise<void> {
   console.log(`@@RESULT ${JSON.stringify({ passed, failed, skipped, files: files.length })}`);
   if (failed > 0) throw new Error(`${failed} test(s) failed`);
   if (passed === 0) throw new Error(`no test passed (${files.length} *.test.js files in ${__dirname})`);
+}
+
+function isMultiRoot(): boolean {
+  return vscode.workspace.workspaceFile !== undefined && (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
 }

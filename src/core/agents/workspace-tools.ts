@@ -1,13 +1,12 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { assemble } from '../chain/assemble';
 import { ContextBudgetExceeded, InputError } from '../errors';
 import { withMaxInput } from '../policy';
 import type { Manifest } from '../report/manifest';
 import { inspectOffloaded, queryPattern, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
-import { workspaceSummaries } from '../session/summary-store';
 import { resolveInWorkspace } from '../sources/guard';
-import { loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
+import type { ChainEngine } from '../engine-port';
+import type { Snapshot } from '../sources/snapshot';
 import { taskFile } from '../sources/task-file';
 import { counterFor, type Tokenizer } from '../tokens';
 import { redactOutput } from '../redact/output';
@@ -78,21 +77,23 @@ function taskArg(root: string, task: string): string {
   return typeof taskFile(root, task.trim(), root) === 'object' ? task.trim() : task;
 }
 
-export function assembleContext(root: string, args: AssembleArgs): ToolAnswer {
+/** The folder's context for the agent, through its engine (the same policy, summaries and index as `ctxctl preview`). */
+export function assembleContext(engine: ChainEngine, args: AssembleArgs): ToolAnswer {
+  const root = engine.root;
   return guarded(() => {
-    let policy = loadPolicy(root, policyFile(root, args.policy));
+    let policy = engine.policy(policyFile(root, args.policy));
     if (args.max_input !== undefined) {
       if (!Number.isInteger(args.max_input) || args.max_input <= 0) throw new InputError(`max_input must be a positive whole number, got ${args.max_input}`);
       policy = withMaxInput(policy, args.max_input);
     }
-    const snapshot = loadSnapshot({ root, task: taskArg(root, args.task), cwd: root, policy });
-    const assembly = assemble(snapshot, { summaries: workspaceSummaries(root) });
+    const snapshot = engine.load({ task: taskArg(root, args.task), cwd: root, policy });
+    const assembly = engine.assemble(snapshot);
     return { text: redactOutput(contextText(assembly)), isError: false, manifest: assembly.manifest };
   });
 }
 
-function toolSnapshot(root: string): Snapshot {
-  return loadSnapshot({ root, task: '', cwd: root });
+function toolSnapshot(engine: ChainEngine): Snapshot {
+  return engine.load({ task: '', cwd: engine.root });
 }
 
 /**
@@ -111,18 +112,19 @@ function context(snapshot: Snapshot): ToolContext {
   return { snapshot, tokenizer: tokenizer(), offloadDir: path.resolve(snapshot.root, snapshot.policy.offload.dir) };
 }
 
-export function readDocumentTool(root: string, args: { path: string; heading?: string }): ToolAnswer {
+export function readDocumentTool(engine: ChainEngine, args: { path: string; heading?: string }): ToolAnswer {
   return guarded(() => {
-    const snapshot = toolSnapshot(root);
+    const snapshot = toolSnapshot(engine);
     const call = { id: 'mcp-read_document', name: 'read_document', arguments: JSON.stringify(args) };
     return admit(snapshot, 'read_document', args, runTool(call, context(snapshot)));
   });
 }
 
-export function searchWorkspaceTool(root: string, args: { pattern: string; glob?: string }): ToolAnswer {
+export function searchWorkspaceTool(engine: ChainEngine, args: { pattern: string; glob?: string }): ToolAnswer {
+  const root = engine.root;
   return guarded(() => {
     if (args.pattern === '') return refuse('search_workspace: pattern must not be empty');
-    const full = toolSnapshot(root);
+    const full = toolSnapshot(engine);
     const match = args.glob ? picomatch(args.glob, { dot: true }) : undefined;
     const searched = full.files.filter((f) => !f.path.startsWith('.context/') && (!match || match(f.path)));
     const re = queryPattern(args.pattern);
@@ -150,9 +152,9 @@ export function searchWorkspaceTool(root: string, args: { pattern: string; glob?
 const LINE_CHARS = 240;
 
 /** The operations asked for, in the CLI's order (count, shape, head, grep); none asked: the head. */
-export function inspectTool(root: string, args: InspectArgs): ToolAnswer {
+export function inspectTool(engine: ChainEngine, args: InspectArgs): ToolAnswer {
   return guarded(() => {
-    const snapshot = toolSnapshot(root);
+    const snapshot = toolSnapshot(engine);
     const ctx = context(snapshot);
     if (args.context !== undefined && args.grep === undefined) return refuse('inspect_offloaded: context goes with grep');
     const ops: [string, () => ToolOutcome][] = [];

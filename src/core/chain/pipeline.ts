@@ -197,7 +197,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     approximate: options.tokenizer ? false : choice.approximate,
     shape,
     bytes: Buffer.byteLength(serialized),
-    now: options.now ?? (() => host().now()),
+    now: options.now ?? clockOf(host()),
     requestRedactions: neutral.redactions,
     toolResultsCap: effectiveCap,
     cache: counter.prefix(neutral, options.previousPrefixHash),
@@ -226,4 +226,9 @@ function commitEvidenceNotSent<T extends { indexed?: Decision[]; rejected?: Deci
     indexed: decisions.indexed.filter((d) => !moved.includes(d)),
     rejected: [...(decisions.rejected ?? []), ...moved.map((d) => ({ ...d, reason: commitNote(commits.get(d.source)!, d.reason) }))],
   };
+}
+
+/** The clock of the host the assembly runs with, taken when it runs (a later call reads the same host). */
+function clockOf(h: ReturnType<typeof host>): () => Date {
+  return () => h.now();
 }

@@ -1,14 +1,12 @@
 import { hostFs as fs } from '../host';
 import * as path from 'node:path';
-import { assemble } from '../chain/assemble';
+import type { ChainEngine } from '../engine-port';
 import { ContextBudgetExceeded, InputError } from '../errors';
 import { openOffloadStore } from '../offload/store';
 import type { Provider } from '../providers/provider';
 import type { Clock } from '../providers/retry';
-import { sendLoop } from '../send/loop';
 import type { SummaryRecord } from '../session/summary-store';
 import { resolveInWorkspace } from '../sources/guard';
-import { loadPolicy, loadSnapshot } from '../sources/snapshot';
 import type { Warning } from '../types';
 import type { CheckCase } from './checks-file';
 import { checkAnswer, checkEvidence, requestText, type CheckResult } from './checks';
@@ -70,7 +68,8 @@ export function casePassed(r: CaseResult): boolean {
   return !r.error && r.results.every((x) => x.ok);
 }
 
-export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseResult> {
+/** Through the folder's engine (`engine.check`): its policy, its snapshot, its chain and its send loop. */
+export async function runCase(engine: ChainEngine, c: CheckCase, options: CaseOptions): Promise<CaseResult> {
   const base: CaseResult = { name: c.name, line: c.line, results: [], skipped: [] };
   // The checks file is workspace content: its paths may not reach outside the workspace (a task file is sent).
   for (const [key, rel] of [['policy', c.policy], ['task', c.task]] as const) {
@@ -79,8 +78,8 @@ export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseR
   }
   const policyFile = c.policy ? path.resolve(options.root, c.policy) : undefined;
   if (policyFile && !fs.existsSync(policyFile)) throw new InputError(`case "${c.name}": policy file not found: ${c.policy} (relative to the workspace)`, options.file, c.line);
-  const policy = loadPolicy(options.root, policyFile);
-  const snapshot = loadSnapshot({ root: options.root, task: c.task, cwd: options.root, policy, sessionFile: options.sessionFile });
+  const policy = engine.policy(policyFile);
+  const snapshot = engine.load({ task: c.task, cwd: options.root, policy, sessionFile: options.sessionFile });
   if (snapshot.task.source === 'task' && looksLikePath(c.task)) {
     throw new InputError(`case "${c.name}": task file not found: ${c.task} (a path is relative to the workspace; literal text needs a space)`, options.file, c.line);
   }
@@ -89,7 +88,7 @@ export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseR
   const probe = options.provider?.();
   let assembly;
   try {
-    assembly = assemble(snapshot, { model: options.model, encoding: options.encoding, summaries: options.summaries, shape: probe?.shape, stream: probe?.streams, offloadStore: store() });
+    assembly = engine.assemble(snapshot, { model: options.model, encoding: options.encoding, summaries: options.summaries ?? false, shape: probe?.shape, stream: probe?.streams, offloadStore: store() });
   } catch (e) {
     if (e instanceof ContextBudgetExceeded) return { ...base, error: `the request could not be built: ${e.message.split('\n')[0]}` };
     throw e;
@@ -98,7 +97,7 @@ export async function runCase(c: CheckCase, options: CaseOptions): Promise<CaseR
   const result: CaseResult = { ...base, results: evidence, final_tokens: assembly.manifest.budget.final };
   if (c.answer.length === 0) return result;
   if (!options.provider) return { ...result, skipped: checkAnswer(c.answer, '').map((x) => ({ ...x, ok: true, found: 'not checked: nothing was sent' })) };
-  const outcome = await sendLoop(snapshot, { provider: options.provider(), model: options.model, encoding: options.encoding, summaries: options.summaries, clock: options.clock, signal: options.signal, offload: store() });
+  const outcome = await engine.send(snapshot, { provider: options.provider(), model: options.model, encoding: options.encoding, summaries: options.summaries, clock: options.clock, signal: options.signal, offload: store() });
   if (outcome.error) return { ...result, error: `the send failed: ${outcome.error.message.split('\n')[0]}` };
   return { ...result, results: [...evidence, ...checkAnswer(c.answer, outcome.answer)] };
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { assemble, type Assembly } from '../chain/assemble';
+import type { Assembly } from '../chain/assemble';
+import type { ChainEngine } from '../engine-port';
 import type { ToolResultSpec } from '../offload/results';
 import { openOffloadStore } from '../offload/store';
 import { ContextBudgetExceeded } from '../errors';
@@ -8,9 +9,9 @@ import { systemClock, type Clock } from '../providers/retry';
 import type { Policy } from '../policy';
 import type { WireShape } from '../providers/shape';
 import type { Manifest } from '../report/manifest';
-import { sendLoop, type SendOutcome } from '../send/loop';
+import type { SendOutcome } from '../send/loop';
 import type { SummaryRecord } from '../session/summary-store';
-import { loadPolicy, loadSnapshot, type Snapshot } from '../sources/snapshot';
+import type { Snapshot } from '../sources/snapshot';
 import type { Warning } from '../types';
 import type { CheckCase } from './checks-file';
 import { checkAnswer, checkEvidence, requestText, type CheckResult } from './checks';
@@ -108,23 +109,24 @@ export interface CompareResult {
   diff: DecisionsDiff;
 }
 
-export async function compare(input: CompareInput): Promise<CompareResult> {
+/** Through the folder's engine (`engine.compare`): its policy, its snapshot, its chain and its send loop. */
+export async function compare(engine: ChainEngine, input: CompareInput): Promise<CompareResult> {
   const clock = input.clock ?? systemClock;
   const now = () => new Date(clock.now());
   const variants: VariantResult[] = [];
   let providerId = 'dry-run';
   for (const [i, spec] of input.variants.entries()) {
-    const policy = spec.policy ?? loadPolicy(input.root, spec.file);
-    const snapshot = input.load ? input.load(policy) : loadSnapshot({ root: input.root, task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component, toolResults: input.toolResults });
+    const policy = spec.policy ?? engine.policy(spec.file);
+    const snapshot = input.load ? input.load(policy) : engine.load({ task: input.task, cwd: input.cwd, policy, sessionFile: input.sessionFile, component: input.component, toolResults: input.toolResults });
     const probe = input.provider?.();
     let assembly: Assembly;
     try {
-      assembly = assemble(snapshot, {
+      assembly = engine.assemble(snapshot, {
         model: input.model,
         encoding: input.encoding,
         shape: probe?.shape ?? input.shape ?? 'openai',
         stream: probe?.streams ?? true,
-        summaries: input.summaries,
+        summaries: input.summaries ?? false,
         now,
         offloadStore: storeFor(snapshot, input.offloadDir(i, 0), now),
       });
@@ -142,7 +144,7 @@ export async function compare(input: CompareInput): Promise<CompareResult> {
         const provider = input.provider();
         providerId = provider.id;
         const started = clock.now();
-        const outcome = await sendLoop(snapshot, {
+        const outcome = await engine.send(snapshot, {
           provider,
           model: input.model,
           encoding: input.encoding,

@@ -47,7 +47,9 @@ interface StoreRecord {
 }
 
 /** A store over a folder. Retention runs once, before the first write of this store, never on files it wrote. */
-export function openOffloadStore(dir: string, retention: Retention, now: () => Date = () => host().now()): OffloadStore {
+export function openOffloadStore(dir: string, retention: Retention, now?: () => Date): OffloadStore {
+  const opener = now ? undefined : host();
+  const clock = now ?? (() => opener!.now());
   const written = new Set<string>();
   let pruned = false;
   return {
@@ -56,9 +58,9 @@ export function openOffloadStore(dir: string, retention: Retention, now: () => D
       const record = ensureStoreDir(dir);
       if (!pruned) {
         pruned = true;
-        applyRetention(dir, retention, now(), written);
+        applyRetention(dir, retention, clock(), written);
       }
-      const stored = putPayload(dir, name, payload, extension, now());
+      const stored = putPayload(dir, name, payload, extension, clock());
       const base = path.basename(stored.abs);
       written.add(base);
       const current = readStoreRecord(dir) ?? record;

@@ -1,4 +1,5 @@
-import { assemble, DEFAULT_MODEL, type AssembleOptions, type Assembly } from '../chain/assemble';
+import { DEFAULT_MODEL, type AssembleOptions, type Assembly } from '../chain/assemble';
+import type { AssembleRequest } from '../engine-requests';
 import type { ToolCall } from '../chain/render';
 import * as path from 'node:path';
 import { ContextBudgetExceeded } from '../errors';
@@ -83,7 +84,13 @@ function narrowed(policy: Policy, limits: Provider['limits']): Policy {
   return cap !== undefined && cap < maxInput(policy) ? withMaxInput(policy, Math.max(1, cap)) : policy;
 }
 
-export async function sendLoop(snapshot: Snapshot, options: SendLoopOptions): Promise<SendOutcome> {
+/** What rebuilds each step's request: the folder's engine (engine.ts). */
+export interface Assembler {
+  assemble(snapshot: Snapshot, options?: AssembleRequest): Assembly;
+}
+
+/** The loop over a snapshot; `engine` (the folder's) rebuilds each step's request. Surfaces call `engine.send`. */
+export async function sendLoop(engine: Assembler, snapshot: Snapshot, options: SendLoopOptions): Promise<SendOutcome> {
   const { provider } = options;
   const clock = options.clock ?? systemClock;
   const now = () => new Date(clock.now());
@@ -105,9 +112,9 @@ export async function sendLoop(snapshot: Snapshot, options: SendLoopOptions): Pr
   let carriedDecisions: Decisions = mergeDecisions();
 
   const build = () =>
-    assemble(
+    engine.assemble(
       { ...snapshot, policy, session: [...snapshot.session, ...events], sessionSource: snapshot.sessionSource ?? LOOP_SESSION_SOURCE },
-      { model, shape: provider.shape, stream: provider.streams, encoding: options.encoding, tokenizer: options.tokenizer, now, summaries: options.summaries, sessionStore: options.sessionStore, offloadStore: store },
+      { model, shape: provider.shape, stream: provider.streams, encoding: options.encoding, tokenizer: options.tokenizer, now, summaries: options.summaries ?? false, sessionStore: options.sessionStore, offloadStore: store },
     );
   const finish = (stopped: Stopped, error?: SendOutcome['error']): SendOutcome => {
     const last = steps[steps.length - 1];

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { collect } from '../chain/collect';
 import type { Policy } from '../policy';
-import { displayPath, loadSnapshot, SESSION_FILE, type Pin } from '../sources/snapshot';
+import type { ChainEngine } from '../engine-port';
+import { displayPath, SESSION_FILE, type Pin } from '../sources/snapshot';
 import { counterFor } from '../tokens';
 import type { Warning } from '../types';
 import type { CompactionInput } from './compaction';
@@ -20,12 +21,14 @@ export interface SessionWorkspace {
 /**
  * What preview, compact, edit and undo of the session summary need, read from a workspace's session store: the
  * events, the summary records beside them, the constraints of the pinned and mandatory blocks, and the paths that
- * exist. Shared by `ctxctl session` and the editor's commands, so both act on the same store.
+ * exist. Shared by `ctxctl session` and the editor's commands, so both act on the same store; read through the
+ * folder's engine.
  */
-export function sessionWorkspace(root: string, policy: Policy, store: SessionStore, pins: Pin[] = []): SessionWorkspace {
+export function sessionWorkspace(engine: Pick<ChainEngine, 'root' | 'load'>, policy: Policy, store: SessionStore, pins: Pin[] = []): SessionWorkspace {
+  const root = engine.root;
   const sessionFile = store.snapshotFile();
   const file = sessionFile ? path.resolve(sessionFile) : path.join(root, SESSION_FILE);
-  const snapshot = loadSnapshot({ root, task: 'session maintenance', policy, sessionFile, pins, changes: false });
+  const snapshot = engine.load({ task: 'session maintenance', policy, sessionFile, pins, changes: false });
   const replayed = summaryStorePath(file);
   const records = readSummaryStore(replayed, displayPath(root, replayed));
   const input: CompactionInput = {

@@ -37,7 +37,11 @@ function text(value: string): vscode.LanguageModelToolResult {
 function budgetOf(deps: ToolDeps, options: vscode.LanguageModelToolInvocationOptions<unknown>, fallback: number, w: CountWith, token: vscode.CancellationToken): { budget: number; count: Count } {
   const t = options.tokenizationOptions;
   if (t) return { budget: t.tokenBudget, count: async (s) => t.countTokens(s, token) };
-  return { budget: fallback, count: (text) => deps.service.worker.call('count', { text, ...w }) };
+  const chain: Count = (text) => deps.service.worker.call('count', { text, ...w });
+  if (deps.service.host.settings.provider !== 'vscode-lm') return { budget: fallback, count: chain };
+  // The target is a vscode.lm model: its own counter (through the folder's engine, the editor host), else the chain's.
+  const engine = deps.service.host.engine();
+  return { budget: fallback, count: async (text) => (await engine.modelCount(text)?.catch(() => undefined)) ?? chain(text) };
 }
 
 /** The four tools, each a thin adapter over the core function the panel's tool loop runs. */

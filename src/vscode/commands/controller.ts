@@ -110,7 +110,7 @@ export class HostController extends Disposable implements PanelController {
         snapshot: this.service.host.requestInputs(settings),
         sendWorkerScript: vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'send-worker.js').fsPath,
         sessionStore: this.service.host.sessionStore,
-        secrets: this.context.secrets,
+        keys: this.service.host.engine(),
         // Sends keep their own record: the next preview does not overwrite it.
         outputDir: path.join(this.service.host.storageDir, 'send'),
         token: cts.token,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { num } from '../../core/report/trace';
-import { secretKey } from '../send';
+import { secretKey } from '../secret-key';
 import { updateSettings } from '../setting-scope';
 import type { Register } from './register';
 

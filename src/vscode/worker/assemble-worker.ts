@@ -10,7 +10,7 @@ import type { OpName, OpRequest, OpResponse } from './ops-protocol';
 import { serialize } from './serialize';
 import { installDiskHost } from '../../host/disk';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 parentPort?.on('message', async (req: OpRequest) => {

@@ -28,6 +28,11 @@ export class AssemblyWorker {
 
   constructor(private readonly script: string) {}
 
+  /** Whether a worker is running (an idle one was let go: it holds no engine). */
+  get running(): boolean {
+    return !!this.worker;
+  }
+
   /** Run `op` in the worker; its refusal or error comes back as OpFailed with the serialized error. */
   async call<K extends OpName>(op: K, args: OpArgs<K>, timeoutMs = RUN_TIMEOUT_MS): Promise<OpResult<K>> {
     const res = await this.post({ op, args } as Omit<OpRequest<K>, 'id'>, timeoutMs);

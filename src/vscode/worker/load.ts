@@ -52,6 +52,21 @@ export function engineFor(root: string): ContextEngine {
   return engine;
 }
 
+/**
+ * Lets go of the engines (and their indexes) of folders no longer in the workspace: `roots` are the workspace's
+ * folders now. Returns the roots let go, in the order their engines were made.
+ */
+export function keepEngines(roots: readonly string[]): string[] {
+  const gone = [...engines.keys()].filter((r) => !roots.includes(r));
+  for (const r of gone) engines.delete(r);
+  return gone;
+}
+
+/** The roots that have an engine, in the order they were made. */
+export function engineRoots(): string[] {
+  return [...engines.keys()];
+}
+
 /** The panel's assembly (and the chat's /preview, with a patch): the same stored summaries the CLI uses. */
 export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s: Snapshot) => void) {
   const snapshot = load(req.snapshot, req.patch);

@@ -33,6 +33,8 @@ export interface Ops {
   /** Compare Policies without sending (the send worker compares when the variants are sent). */
   compare: { args: CompareArgs & { provider?: undefined }; result: CompareResult };
   /** One case of .context/checks.yaml, assembled without sending. */
+  /** The workspace's folders: the engines of folders not among them are let go; the roots let go and kept come back. */
+  keepFolders: { args: { roots: string[] }; result: { evicted: string[]; kept: string[] } };
   runCase: { args: { case: CheckCase; options: Omit<CaseOptions, 'provider' | 'clock' | 'signal' | 'summaries'> }; result: CaseResult & { passed: boolean } };
 }
 

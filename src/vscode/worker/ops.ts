@@ -9,7 +9,7 @@ import type { Snapshot } from '../../core/sources/snapshot';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import { runCompare } from './compare-run';
 import { renderContext } from './render-context';
-import { assembleRequest, engineFor, load, tokenizerOf } from './load';
+import { assembleRequest, engineFor, engineRoots, keepEngines, load, tokenizerOf } from './load';
 import type { OpArgs, OpName, OpResult } from './ops-protocol';
 
 type Handlers = { [K in OpName]: (args: OpArgs<K>, onSnapshot: (s: Snapshot) => void) => OpResult<K> | Promise<OpResult<K>> };
@@ -55,6 +55,7 @@ export const handlers: Handlers = {
     });
   },
   compare: (a) => runCompare(a),
+  keepFolders: (a) => ({ evicted: keepEngines(a.roots), kept: engineRoots() }),
   runCase: async (a) => {
     const result = await engineFor(a.options.root).check(a.case, a.options);
     return { ...result, passed: casePassed(result) };

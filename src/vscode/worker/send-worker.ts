@@ -8,7 +8,6 @@ import { AnthropicProvider } from '../../core/providers/anthropic';
 import { OpenAIProvider } from '../../core/providers/openai';
 import type { Provider } from '../../core/providers/provider';
 import { writeRecord } from '../../core/report/record';
-import { sendLoop } from '../../core/send/loop';
 import { appendSessionEvents } from '../../core/session/file';
 import { runCompare } from './compare-run';
 import { ensureSessionStore, exchangeEvents } from './exchange';
@@ -19,7 +18,7 @@ import { sentSources } from './render-context';
 import { serialize } from './serialize';
 import { installDiskHost } from '../../host/disk';
 
-// The core reaches the disk and git only through the installed Host: this bundle serves it from the disk.
+// The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
 
 const controllers = new Map<number, AbortController>();
@@ -54,11 +53,12 @@ async function send(m: Extract<SendWorkerIn, { type: 'send' }>): Promise<void> {
   controllers.set(m.id, controller);
   try {
     const snapshot = load(m.snapshot, m.patch);
-    const outcome = await sendLoop(snapshot, {
+    const engine = engineFor(m.snapshot.root);
+    const outcome = await engine.send(snapshot, {
       provider: providerOf(m),
       model: m.model,
       encoding: m.encoding,
-      summaries: m.patch ? undefined : engineFor(m.snapshot.root).summaries(m.snapshot.sessionFile),
+      summaries: m.patch ? undefined : engine.summaries(m.snapshot.sessionFile),
       sessionStore: m.sessionStore,
       signal: controller.signal,
       onText: (text) => post({ type: 'text', id: m.id, text }),

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { assembleContext, readDocumentTool } from '../../../src/core/agents/workspace-tools';
+import { ContextEngine } from '../../../src/core/engine';
+import { diskHost } from '../../../src/host/disk';
 import { commitNote, indexBlock, isIndexable } from '../../../src/core/chain/index-block';
 import { makeBlock } from '../../../src/core/chain/collect';
 import { defaultPolicy } from '../../../src/core/policy';
@@ -57,13 +58,13 @@ describe('the index lists only what read_document fetches', () => {
   it('after a commit that touched every file: every path in <available-documents> is read, none refused', () => {
     const { dir, head } = workspace();
     try {
-      const answer = assembleContext(dir, { task: 'Why does confirmPayment time out when the provider is slow?', max_input: 3100 });
+      const answer = new ContextEngine(diskHost, dir).tools.assembleContext({ task: 'Why does confirmPayment time out when the provider is slow?', max_input: 3100 });
       assert.equal(answer.isError, false, answer.text);
       const listed = indexPaths(answer.text);
       // Before: docs/adr/0001-confirm-payments-synchronously.md (superseded) and docs/retries.md@<head> were listed too.
       assert.deepEqual(listed, ['docs/payments.md', 'docs/retries.md', 'docs/webhooks.md', 'src/payments/confirm.ts', 'src/payments/retry.ts']);
       for (const p of listed) {
-        const read = readDocumentTool(dir, { path: p });
+        const read = new ContextEngine(diskHost, dir).tools.readDocument({ path: p });
         assert.equal(read.isError, false, `${p}: ${read.text}`);
       }
       // Commit evidence that was sent is a block of its own naming the file and the commit.
@@ -83,7 +84,7 @@ describe('the index lists only what read_document fetches', () => {
       );
       // Named in the request in a block of its own, with its status and successor (issue 25), not as an index entry.
       assert.match(answer.text, /<retired-decisions [^>]*>\n {2}<decision path="docs\/adr\/0001-confirm-payments-synchronously.md" title="[^"]*" status="superseded by ADR-0002, not in force" \/>\n<\/retired-decisions>/);
-      assert.match(readDocumentTool(dir, { path: `docs/retries.md@${head}` }).text, /is not returned/);
+      assert.match(new ContextEngine(diskHost, dir).tools.readDocument({ path: `docs/retries.md@${head}` }).text, /is not returned/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -6,6 +6,9 @@ import { parsePolicy } from '../../../src/core/policy';
 import type { PreparedRequest } from '../../../src/core/providers/provider';
 import type { WireShape } from '../../../src/core/providers/shape';
 import { loadSnapshot, type Snapshot } from '../../../src/core/sources/snapshot';
+import { ContextEngine } from '../../../src/core/engine';
+import type { SendLoopOptions, SendOutcome } from '../../../src/core/send/loop';
+import { diskHost } from '../../../src/host/disk';
 
 /** A small checkout-service workspace written for these tests: rules, a runbook with sections, an ADR, code, a log. */
 export const FILES: Record<string, string> = {
@@ -85,4 +88,9 @@ export function tree(root: string): Record<string, string> {
     }
   }
   return out;
+}
+
+/** The send loop as the surfaces run it: through the snapshot's folder's engine. */
+export function sendThroughEngine(snapshot: Snapshot, options: SendLoopOptions): Promise<SendOutcome> {
+  return new ContextEngine(diskHost, snapshot.root).send(snapshot, options);
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PreparedRequest, Provider, ProviderResult, SendOptions } from '../../../src/core/providers/provider';
-import { sendLoop, smallerMaxInput } from '../../../src/core/send/loop';
+import { smallerMaxInput } from '../../../src/core/send/loop';
 import { counter } from '../helpers';
 import { fakeClock } from '../providers/wire';
-import { makeWorkspace, snapshotOf } from './fixture';
+import { makeWorkspace, snapshotOf, sendThroughEngine } from './fixture';
 
 /**
  * A provider shaped like the VS Code Language Model adapter: it declares the model's maxInputTokens, counts with
@@ -36,7 +36,7 @@ class HostModel implements Provider {
 describe('a host provider (the vscode.lm adapter\'s contract)', () => {
   it('its maxInputTokens narrows the envelope, its own count is the final check, and an overshoot rebuilds once', async () => {
     const host = new HostModel({ maxInputTokens: 1900 });
-    const outcome = await sendLoop(snapshotOf(makeWorkspace()), { provider: host, model: 'copilot-gpt-4o', clock: fakeClock() });
+    const outcome = await sendThroughEngine(snapshotOf(makeWorkspace()), { provider: host, model: 'copilot-gpt-4o', clock: fakeClock() });
     assert.equal(outcome.stopped, 'answered');
     const step = outcome.steps[0];
     // 1 900 − the policy's 1 000 margin = 900: narrower than the policy's 11 000.

@@ -5,10 +5,10 @@ import { after, describe, it } from 'node:test';
 import { AnthropicProvider } from '../../../src/core/providers/anthropic';
 import { DryRunProvider } from '../../../src/core/providers/dry-run';
 import { OpenAIProvider } from '../../../src/core/providers/openai';
-import { sendLoop, smallerMaxInput } from '../../../src/core/send/loop';
+import { smallerMaxInput } from '../../../src/core/send/loop';
 import { counter } from '../helpers';
 import { anthropicText, anthropicToolUse, fakeClock, openaiError, openaiText, openaiToolCalls, startServer, type WireServer } from '../providers/wire';
-import { makeWorkspace, snapshotOf } from './fixture';
+import { makeWorkspace, snapshotOf, sendThroughEngine } from './fixture';
 
 const KEY = 'sk-test-loop-0123456789abcdefghijklmnop';
 const servers: WireServer[] = [];
@@ -32,7 +32,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     ]);
     const clock = fakeClock();
     const text: string[] = [];
-    const outcome = await sendLoop(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, onText: (t) => text.push(t) });
+    const outcome = await sendThroughEngine(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, onText: (t) => text.push(t) });
     assert.equal(outcome.stopped, 'answered');
     assert.equal(outcome.answer, 'The TTL is 30 minutes; the controller expires carts at 10.');
     assert.deepEqual(text, ['Checking the runbook.', 'The TTL is 30 minutes; ', 'the controller expires carts at 10.']);
@@ -81,7 +81,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const root = makeWorkspace({ '.context/session.jsonl': session.map((e) => JSON.stringify(e)).join('\n') + '\n', 'reports/checkout-errors.txt': log + '\n' }, policy);
     const s = await serve([{ sse: openaiToolCalls([{ id: 'call_big', name: 'search_workspace', args: { pattern: 'POST /v1/checkout' } }]) }, { sse: openaiText(['Done.']) }]);
     const clock = fakeClock();
-    const outcome = await sendLoop(snapshotOf(root, policy), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock });
+    const outcome = await sendThroughEngine(snapshotOf(root, policy), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock });
     assert.equal(outcome.stopped, 'answered');
     const [one, two] = outcome.steps;
     assert.equal(one.manifest.budget.max_input, 2100);
@@ -124,7 +124,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     });
     const clock = fakeClock();
     const before = fs.readdirSync(root, { recursive: true }).length;
-    const outcome = await sendLoop(snapshotOf(root, policy), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock });
+    const outcome = await sendThroughEngine(snapshotOf(root, policy), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock });
     assert.equal(outcome.stopped, 'answered');
     assert.equal(s.received.length, 3);
     const file = outcome.steps[0].results[0].offloaded ?? '';
@@ -154,7 +154,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const s = await serve((_req, i) => ({ sse: openaiToolCalls([{ id: `c${i}`, name: 'search_workspace', args: { pattern: 'CartExpired' } }]) }));
     const clock = fakeClock();
     const notices: string[] = [];
-    const outcome = await sendLoop(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, maxSteps: 2, onNotice: (m) => notices.push(m) });
+    const outcome = await sendThroughEngine(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, maxSteps: 2, onNotice: (m) => notices.push(m) });
     assert.equal(outcome.stopped, 'step_limit');
     assert.equal(s.received.length, 2);
     assert.deepEqual(notices, ['step limit 2 reached: the model still asked for search_workspace; not run']);
@@ -168,7 +168,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const s = await serve([tooLong, { sse: openaiText(['Fits now.']) }]);
     const clock = fakeClock();
     const notices: string[] = [];
-    const outcome = await sendLoop(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, onNotice: (m) => notices.push(m) });
+    const outcome = await sendThroughEngine(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: s.url, clock }), clock, onNotice: (m) => notices.push(m) });
     assert.equal(outcome.stopped, 'answered');
     assert.equal(s.received.length, 2);
     const step = outcome.steps[0];
@@ -188,7 +188,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     ]);
 
     const again = await serve([tooLong, tooLong, { sse: openaiText(['never reached']) }]);
-    const failed = await sendLoop(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: again.url, clock }), clock });
+    const failed = await sendThroughEngine(snapshotOf(root), { provider: new OpenAIProvider({ apiKey: KEY, baseUrl: again.url, clock }), clock });
     assert.equal(failed.stopped, 'error');
     assert.equal(failed.error?.message.startsWith("openai answered 400: the request exceeds the model's context length"), true);
     assert.equal(again.received.length, 2, 'one rebuild, not two');
@@ -198,7 +198,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
     const root = makeWorkspace();
     const s = await serve([{ sse: anthropicToolUse([{ id: 'toolu_9', name: 'search_workspace', args: { pattern: 'ttl' } }]) }, { sse: anthropicText(['Found it.']) }]);
     const clock = fakeClock();
-    const outcome = await sendLoop(snapshotOf(root), { provider: new AnthropicProvider({ apiKey: KEY, baseUrl: s.url, clock }), model: 'claude-haiku-4-5', clock });
+    const outcome = await sendThroughEngine(snapshotOf(root), { provider: new AnthropicProvider({ apiKey: KEY, baseUrl: s.url, clock }), model: 'claude-haiku-4-5', clock });
     assert.equal(outcome.stopped, 'answered');
     const messages = body(s, 1).messages as { role: string; content: string | { type: string; id?: string; tool_use_id?: string; content?: string }[] }[];
     const useAt = messages.findIndex((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'tool_use' && p.id === 'toolu_9'));
@@ -218,7 +218,7 @@ describe('send loop: a read-only tool loop that rebuilds and re-checks every ste
   it('dry-run sends nothing and hands over the exact bytes it would have sent', async () => {
     const root = makeWorkspace();
     const written: string[] = [];
-    const outcome = await sendLoop(snapshotOf(root), { provider: new DryRunProvider({ shape: 'anthropic', write: (b) => written.push(b) }), model: 'claude-haiku-4-5', clock: fakeClock() });
+    const outcome = await sendThroughEngine(snapshotOf(root), { provider: new DryRunProvider({ shape: 'anthropic', write: (b) => written.push(b) }), model: 'claude-haiku-4-5', clock: fakeClock() });
     assert.equal(outcome.stopped, 'dry_run');
     assert.deepEqual(written, [outcome.steps[0].assembly.serialized]);
     assert.equal(outcome.steps[0].manifest.budget.final, counter.count(written[0]));

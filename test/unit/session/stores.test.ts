@@ -13,6 +13,8 @@ import { undoRecord } from '../../../src/core/session/summary-store';
 import { loadPolicy, loadSnapshot } from '../../../src/core/sources/snapshot';
 import { EXAMPLE } from '../helpers';
 import { faithfulSummary, SESSION_SOURCE } from './fixtures';
+import { ContextEngine } from '../../../src/core/engine';
+import { diskHost } from '../../../src/host/disk';
 
 const NOW = () => new Date('2026-11-12T10:20:00Z');
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -35,12 +37,12 @@ const exchange = [{ id: 'u9', type: 'user' as const, text: 'Is the fix in?' }, {
 /** Compact (extractive), edit and undo through the same functions as the editor's commands. */
 function compactEditUndo(root: string, store: SessionStore): string[] {
   const policy = loadPolicy(root);
-  const first = sessionWorkspace(root, policy, store);
+  const first = sessionWorkspace(new ContextEngine(diskHost, root), policy, store);
   const compacted = compactSession(first.input, NOW()).record;
   store.appendSummary(compacted);
-  const second = sessionWorkspace(root, policy, store);
+  const second = sessionWorkspace(new ContextEngine(diskHost, root), policy, store);
   store.appendSummary(editSummary(second.input, { ...faithfulSummary(), next_step: ['Read ADR-012 before writing the fix.'] }, NOW(), second.storeLabel));
-  const third = sessionWorkspace(root, policy, store);
+  const third = sessionWorkspace(new ContextEngine(diskHost, root), policy, store);
   store.appendSummary(undoRecord(third.input.records, NOW(), third.storeLabel));
   return fs.readFileSync(store.summariesFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l).action);
 }
