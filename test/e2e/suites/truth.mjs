@@ -126,6 +126,16 @@ export default async function (h) {
     await settle(page);
     await banner.scrollIntoViewIfNeeded();
     await shot('dropped-banner', { locator: sidebar() });
+    // Open policy: window puts the cursor on the window's own entry, line and column (`envelope: { window: 6500, …`).
+    const policyLines = fs.readFileSync(path.join(workspace, '.context', 'policies', 'w6500.yaml'), 'utf8').split('\n');
+    const ln = policyLines.findIndex((l) => /\bwindow:/.test(l)) + 1;
+    const col = policyLines[ln - 1].indexOf('window:') + 1;
+    expect(ln > 0 && col > 1, `the example's policy sets the window in a flow map: line ${ln}, column ${col}`);
+    await banner.locator('button.act-policy').click();
+    await page.locator('.tabs-container .tab.active').filter({ hasText: 'w6500.yaml' }).waitFor({ timeout: 15_000 });
+    await page.locator('.part.statusbar').filter({ hasText: `Ln ${ln}, Col ${col}` }).waitFor({ timeout: 10_000 });
+    // Back to the editor the assembly had before (the active file is a relevance signal).
+    await h.runCommand('View: Close Editor');
     // The figure is not a guess: at that window the chain sends all of it.
     await settings({ 'contextControl.policyPath': policyAt('fit.yaml', window) });
     await banner.waitFor({ state: 'detached', timeout: 60_000 });
