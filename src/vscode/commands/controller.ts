@@ -5,6 +5,7 @@ import { num } from '../../core/report/trace';
 import { resolveInWorkspace } from '../../core/sources/guard';
 import type { AssemblyService } from '../assembly';
 import { Disposable } from '../disposable';
+import { findWindow } from '../fit-search';
 import type { HostMessage } from '../protocol';
 import { providerErrorOf, showProviderError } from '../provider-toast';
 import { sendRequest } from '../send';
@@ -44,6 +45,10 @@ export class HostController extends Disposable implements PanelController {
 
   get actionTarget() {
     return this.service;
+  }
+
+  findWindow(state: AssemblyState): Promise<boolean> {
+    return findWindow(this.service, state);
   }
 
   current(): AssemblyState {

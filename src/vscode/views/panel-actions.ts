@@ -67,12 +67,12 @@ function optional<K extends string>(key: K, v: number | undefined): Partial<Reco
   return v === undefined ? {} : ({ [key]: v } as Record<K, number>);
 }
 
-/** The banner's figures: the evidence dropped to fit, and the window found for it when the worker's search verified one. */
+/** The banner's figures: the evidence dropped to fit, and the window found for it (searching: to be asked for, fit-search.ts). */
 function droppedOf(state: Extract<AssemblyState, { kind: 'ok' }>, window: number): Pick<PanelDetails, 'dropped'> {
   const items = droppedEvidence(state.assembly.manifest);
   if (!items.length) return {};
-  const fit = state.fit && state.fit.sources.join('\n') === items.map((i) => i.source).join('\n') ? state.fit.window : undefined;
-  return { dropped: { items, window, ...(fit !== undefined ? { windowToFit: fit } : {}) } };
+  const fit = state.fit && state.fit.sources.join('\n') === items.map((i) => i.source).join('\n') ? state.fit : undefined;
+  return { dropped: { items, window, ...(fit?.window !== undefined ? { windowToFit: fit.window } : {}), ...(fit?.ticket !== undefined ? { search: fit.ticket } : {}) } };
 }
 
 /** The override of every source shown that has one (an exact path, or a folder above it). */

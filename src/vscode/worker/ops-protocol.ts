@@ -19,6 +19,8 @@ export interface CountWith {
  */
 export interface Ops {
   assemble: { args: Omit<AssembleRequest, 'id'>; result: { assembly: Assembly; snapshot: SnapshotView; view: BlockView; fit?: FitResult } };
+  /** The window that sends the evidence an assembly dropped, asked for by the panel's banner (load.ts findWindow). */
+  findWindow: { args: { root: string; ticket: number }; result: { window?: number; superseded?: boolean } };
   /** The panel's request with one more pin, assembled for real: what the pin-size question says (pin-trial.ts). */
   pinTrial: { args: Pick<AssembleRequest, 'snapshot' | 'options'> & { pin: Pin }; result: PinTrial };
   /** assemble_context: the rendered context under `maxInput`, or the refusal's figures. */

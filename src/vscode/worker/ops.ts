@@ -9,7 +9,7 @@ import type { Snapshot } from '../../core/sources/snapshot';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import { runCompare } from './compare-run';
 import { renderContext } from './render-context';
-import { assembleRequest, engineFor, load, tokenizerOf } from './load';
+import { assembleRequest, engineFor, findWindow, load, tokenizerOf } from './load';
 import { pinTrial } from './pin-trial';
 import type { OpArgs, OpName, OpResult } from './ops-protocol';
 
@@ -18,6 +18,7 @@ type Handlers = { [K in OpName]: (args: OpArgs<K>, onSnapshot: (s: Snapshot) => 
 export const handlers: Handlers = {
   assemble: (args, onSnapshot) => assembleRequest(args, onSnapshot),
   pinTrial: (args) => pinTrial(args),
+  findWindow: (args) => findWindow(args.root, args.ticket),
   renderContext: (a) => {
     const snapshot = load(a.snapshot, a.patch);
     try {

@@ -110,6 +110,8 @@ export default async function (h) {
     await panel.locator('#budget-text').filter({ hasText: '/ 3\u202f500 tokens' }).waitFor({ timeout: 60_000 });
     const banner = panel.locator('#dropped');
     await banner.waitFor({ timeout: 60_000 });
+    // The window is found once the banner is shown (asked for by the panel, not after every assembly).
+    await banner.locator('h3').filter({ hasText: /raise the window to [\d\u202f]+ / }).waitFor({ timeout: 60_000 });
     const text = ((await banner.locator('h3').textContent()) ?? '').replace(/\u202f/g, ' ');
     // What is dropped depends on the workspace's state (earlier suites pin part of the runbook): each name the banner
     // gives is in the list's "Dropped to fit the budget" group.
