@@ -132,7 +132,14 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       const d = ui.preview?.details?.dropped;
       if (!ui.preview?.details || d?.search !== m.search) return;
       ui.preview.details.dropped = m.dropped;
-      break;
+      // Only the banner changes: the rest of the panel (a table being read, a focused button) stays as it is.
+      const banner = droppedWarning(ui.preview);
+      const old = document.getElementById('dropped');
+      const focused = old?.contains(document.activeElement) ? document.activeElement?.id : undefined;
+      if (old && banner) old.replaceWith(banner);
+      else render();
+      if (focused) document.getElementById(focused)?.focus();
+      return;
     }
     case 'sendStarted':
       ui.sending = true;

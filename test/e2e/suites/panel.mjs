@@ -83,9 +83,17 @@ export default async function (h) {
     const item = panel.locator('#not-sent .ns-item').filter({ hasText: 'marketing-notes' }).first();
     await item.locator('button.act-include').click();
     const file = path.join(workspace, '.context', 'overrides.json');
+    // Read once written whole: the file may be seen between its creation and its content.
+    const read = () => {
+      try {
+        return JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch {
+        return undefined;
+      }
+    };
     const start = Date.now();
-    while (!fs.existsSync(file) && Date.now() - start < 20_000) await page.waitForTimeout(250);
-    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    while (!read()?.include && Date.now() - start < 20_000) await page.waitForTimeout(250);
+    const data = read() ?? {};
     expect(data.include?.includes('docs/marketing-notes.md'), `overrides: ${JSON.stringify(data)}`);
     fs.rmSync(file);
   });
