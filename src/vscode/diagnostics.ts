@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { entryProblems, problemsOf, type Problem } from '../core/problems';
-import { workspacePathExists } from './quick-fixes';
+import { workspacePathExists } from './fix-folder';
 import type { AssemblyService, AssemblyState } from './assembly';
 
 /** Problems' severities as VS Code's (a function: nothing of the vscode API is touched while the bundle loads). */

@@ -24,6 +24,14 @@ export function followedFolder(folders: readonly FolderRef[], activeFile: string
   return folders.find((f) => f.root === previous) ?? folders[0];
 }
 
+/**
+ * The folder a file belongs to, whichever folder is followed: the innermost open folder holding it. A quick fix of
+ * a settings file (`.context/policy.yaml` of the second folder) reads and checks paths in that file's folder.
+ */
+export function folderOfFile(roots: readonly string[], file: string): string | undefined {
+  return roots.filter((r) => inside(r, file)).sort((a, b) => b.length - a.length)[0];
+}
+
 /** The memento key of a folder's pins: the first folder keeps the single-folder key, so opening a second changes nothing for it. */
 export function pinsKey(base: string, folders: readonly FolderRef[], root: string | undefined): string {
   return !root || folders.length === 0 || folders[0].root === root ? base : `${base}@${root}`;

@@ -62,8 +62,9 @@ export function registerOverrides(context: vscode.ExtensionContext, service: Ass
     const p = target(arg);
     if (!p || !root) return;
     const uri = vscode.Uri.file(path.join(root, p));
-    if (!(await confirmPinSize(uri, p, service))) return;
-    if (await pins.pinFile(uri)) await withPinProgress(p, fileBytes(uri), () => service.run());
+    const id = await confirmPinSize(uri, p, service);
+    if (!id) return;
+    if (await pins.pinFile(uri, id)) await withPinProgress(p, fileBytes(uri), () => service.run());
   });
   register('contextControl.openTreeItem', (arg) => {
     const p = target(arg);

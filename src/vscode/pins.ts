@@ -125,7 +125,8 @@ export class PinStore extends Disposable {
     return pin;
   }
 
-  async pinFile(uri: vscode.Uri): Promise<Pin | undefined> {
+  /** `id`: the one the pin-size question's trial assembled with (its figures are then the request's). */
+  async pinFile(uri: vscode.Uri, id: string = crypto.randomUUID()): Promise<Pin | undefined> {
     const source = this.relative(uri);
     if (isSecretPath(source)) {
       void vscode.window.showWarningMessage(`Context Control: ${source} looks like a secret file (keys, tokens, .env): it is never sent, so it cannot be pinned.`);
@@ -133,7 +134,7 @@ export class PinStore extends Disposable {
     }
     const existing = this.list().find((p) => p.source === source && p.startLine === undefined);
     if (existing) return existing;
-    const pin: Pin = { id: crypto.randomUUID(), source, text: '', label: source };
+    const pin: Pin = { id, source, text: '', label: source };
     await this.save([...this.list(), pin]);
     return pin;
   }

@@ -59,6 +59,15 @@ export interface PanelProblem {
   fix?: string;
 }
 
+/** The key evidence the budget dropped, and the window that holds it (verified by assembling). */
+export interface PanelDropped {
+  items: DroppedEvidence[];
+  window: number;
+  windowToFit?: number;
+  /** The window is not found yet: the panel asks (findWindow); the answer names this search. */
+  search?: number;
+}
+
 /** What the panel shows beyond the sent blocks, all computed from the manifest (or the refusal). */
 export interface PanelDetails {
   /** Zones, overhead, free room, output reserve and margin: they add up to the window. */
@@ -76,7 +85,7 @@ export interface PanelDetails {
   /** The task file the settings name (the task when the task box is empty). */
   taskFile: string;
   /** The key evidence the budget dropped, and the window at which the chain sends it all (verified by assembling). */
-  dropped?: { items: DroppedEvidence[]; window: number; windowToFit?: number };
+  dropped?: PanelDropped;
   /** Budget figures of the trace's head. */
   head?: { maxInput: number; mandatory: number; /** What the mandatory figure holds (protected + session summary + framing). */ mandatoryParts?: string; final: number; bytes?: number; model: string; encoding?: string };
 }
@@ -115,6 +124,8 @@ export type HostMessage =
   | { type: 'compare'; compare: PanelCompare }
   | { type: 'init'; settings: PanelSettings; providers: string[]; policies: string[]; task: string; trusted: boolean }
   | { type: 'preview'; preview: PanelPreview }
+  /** The answer of findWindow for the banner shown: the same items, with the window (or none found in time). */
+  | { type: 'dropped'; search: number; dropped: PanelDropped }
   | { type: 'busy'; busy: boolean }
   | { type: 'sendStarted'; provider: string; model: string }
   | { type: 'sendDelta'; text: string }
@@ -140,7 +151,9 @@ export type PanelMessage =
   | { type: 'openSource'; source: string; line?: number }
   | { type: 'applyFix'; file: string }
   | { type: 'session'; action: 'compact' | 'edit' | 'undo' }
-  | { type: 'compareSend' };
+  | { type: 'compareSend' }
+  /** The "Dropped to fit" banner is shown without its window: find it (assembling at larger windows, in the worker). */
+  | { type: 'findWindow' };
 
 /** Acting on one block or not-sent item (handled by src/vscode/views/panel-actions.ts). */
 export type PanelActionMessage =
@@ -179,6 +192,7 @@ const PANEL_SHAPES: Shapes<PanelMessage> = {
   applyFix: { file: 'string' },
   session: { action: ['compact', 'edit', 'undo'] },
   compareSend: {},
+  findWindow: {},
 };
 
 const ACTION_SHAPES: Shapes<PanelActionMessage> = {

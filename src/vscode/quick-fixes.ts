@@ -1,9 +1,10 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fileFixes, settingsFileKind, type FileFix } from '../core/file-fixes';
 import type { QuickFix } from '../core/errors';
 import { applyFix, fixApplies } from '../core/quick-fix';
+import { fixesIn, fixesOfFile, workspacePathExists } from './fix-folder';
+import { folderOfFile } from './folder-choice';
 
 /**
  * Quick fixes (code actions) for `.context/policy.yaml` (and the other policy files), `pins.json`, `overrides.json`
@@ -12,23 +13,20 @@ import { applyFix, fixApplies } from '../core/quick-fix';
  * fix never lands on text that moved. checks.yaml is not part of an assembly: its errors get diagnostics here.
  */
 
-/** A path inside the workspace exists; a path leading outside is never looked at (it is not a workspace path). */
-export function workspacePathExists(root: string, rel: string): boolean {
-  const p = rel.replace(/\\/g, '/');
-  if (!p || p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.split('/').includes('..')) return false;
-  return fs.existsSync(path.join(root, p));
-}
-
 const SELECTOR: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/.context/*.{yaml,yml,json}' },
   { scheme: 'file', pattern: '**/.context/policies/*.{yaml,yml}' },
 ];
 
-/** The fixes of a document of the workspace, as it is now. */
+/** The fixes of a document of the workspace (inside `root`), as it is now. */
 export function fixesOf(root: string, doc: vscode.TextDocument): FileFix[] {
-  const rel = path.relative(root, doc.uri.fsPath).split(path.sep).join('/');
-  if (rel.startsWith('..')) return [];
-  return fileFixes(rel, doc.getText(), (p) => workspacePathExists(root, p));
+  return fixesIn(root, doc.uri.fsPath, doc.getText());
+}
+
+/** A document's fixes in its own workspace folder (multi-root: not the followed one); none outside every folder. */
+export function documentFixes(doc: vscode.TextDocument): { root?: string; fixes: FileFix[] } {
+  if (doc.uri.scheme !== 'file') return { fixes: [] };
+  return fixesOfFile((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), doc.uri.fsPath, doc.getText());
 }
 
 function editOf(doc: vscode.TextDocument, fix: QuickFix): vscode.WorkspaceEdit {
@@ -43,13 +41,10 @@ function rangeOf(f: FileFix): vscode.Range {
 
 export class SettingsQuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
-  constructor(private readonly root: () => string | undefined) {}
 
   provideCodeActions(doc: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
-    const root = this.root();
-    if (!root) return [];
-    return fixesOf(root, doc)
-      .filter((f) => rangeOf(f).intersection(new vscode.Range(range.start.line, 0, range.end.line, Number.MAX_SAFE_INTEGER)))
+    return documentFixes(doc)
+      .fixes.filter((f) => rangeOf(f).intersection(new vscode.Range(range.start.line, 0, range.end.line, Number.MAX_SAFE_INTEGER)))
       .map((f) => {
         const action = new vscode.CodeAction(f.fix.title, vscode.CodeActionKind.QuickFix);
         action.edit = editOf(doc, f.fix);
@@ -61,19 +56,21 @@ export class SettingsQuickFixes implements vscode.CodeActionProvider {
 }
 
 /**
- * The provider, the checks.yaml diagnostics, and `contextControl.applyQuickFix` (the panel's Fix button): applies
- * the first fix of a workspace file and saves it. Returns the fix's title, or undefined when there was none.
+ * The provider and the checks.yaml diagnostics, each in the folder of its document (multi-root), and
+ * `contextControl.applyQuickFix` (the panel's Fix button, for the followed folder `root`, the panel's): applies the
+ * first fix of a workspace file and saves it. Returns the fix's title, or undefined when there was none.
  */
 export function registerQuickFixes(context: vscode.ExtensionContext, root: () => string | undefined): void {
-  context.subscriptions.push(vscode.languages.registerCodeActionsProvider(SELECTOR, new SettingsQuickFixes(root), { providedCodeActionKinds: SettingsQuickFixes.kinds }));
+  context.subscriptions.push(vscode.languages.registerCodeActionsProvider(SELECTOR, new SettingsQuickFixes(), { providedCodeActionKinds: SettingsQuickFixes.kinds }));
   const checks = vscode.languages.createDiagnosticCollection('contextControl.checks');
   context.subscriptions.push(checks);
   const lint = (doc: vscode.TextDocument) => {
-    const r = root();
-    if (!r || doc.uri.scheme !== 'file' || settingsFileKind(path.relative(r, doc.uri.fsPath).split(path.sep).join('/')) !== 'checks') return;
+    // Every document opened or typed in passes here: only the name is looked at before a checks file is parsed.
+    const r = doc.uri.scheme === 'file' ? folderOfFile((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), doc.uri.fsPath) : undefined;
+    if (!r || settingsFileKind(path.relative(r, doc.uri.fsPath).split(path.sep).join('/')) !== 'checks') return;
     checks.set(
       doc.uri,
-      fixesOf(r, doc).map((f) => {
+      fixesIn(r, doc.uri.fsPath, doc.getText()).map((f) => {
         const d = new vscode.Diagnostic(rangeOf(f), f.message, vscode.DiagnosticSeverity.Error);
         d.source = 'Context Control';
         d.code = f.fix.kind;

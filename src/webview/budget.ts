@@ -79,7 +79,8 @@ function legend(p: PanelPreview): HTMLElement {
 
 /**
  * The key evidence the budget dropped, at the top of the panel: what, and the window that would hold it (found by
- * assembling for real), with Open policy: window; each item is in the list below under "Dropped to fit the budget".
+ * assembling for real, asked for when the banner is first drawn: panel.ts), with Open policy: window; each item is
+ * in the list below under "Dropped to fit the budget".
  */
 export function droppedWarning(p: PanelPreview): HTMLElement | undefined {
   const d = p.details?.dropped;
@@ -89,7 +90,15 @@ export function droppedWarning(p: PanelPreview): HTMLElement | undefined {
     'section',
     { class: 'dropped', id: 'dropped', role: 'alert', 'aria-label': 'Evidence dropped to fit' },
     el('h3', {}, `⚠ ${droppedBanner(d.items, d.windowToFit)}`),
-    el('p', { class: 'note' }, d.windowToFit !== undefined ? `At a window of ${fmt(d.windowToFit)} tokens (now ${fmt(d.window)}) the chain sends all of it: checked by assembling the same request again.` : `No larger window was checked in time; the list below has each item's figure.`),
+    el(
+      'p',
+      { class: 'note', id: 'dropped-note', ...(d.search !== undefined ? { role: 'status', 'aria-busy': 'true' } : {}) },
+      d.search !== undefined
+        ? `Finding the window that holds all of it (now ${fmt(d.window)}): assembling the same request at larger windows…`
+        : d.windowToFit !== undefined
+          ? `At a window of ${fmt(d.windowToFit)} tokens (now ${fmt(d.window)}) the chain sends all of it: checked by assembling the same request again.`
+          : `No larger window was checked in time; the list below has each item's figure.`,
+    ),
     toolbar('Fix what was dropped', [raise]),
   );
 }

@@ -71,6 +71,11 @@ function render(): void {
   const ladder = p ? ladderWarnings(p) : undefined;
   const problem = p ? problemBanner(p) : undefined;
   const dropped = p ? droppedWarning(p) : undefined;
+  // The banner is shown without its window: ask for it now (the host assembles at larger windows, once per request).
+  if (dropped && p?.details?.dropped?.search !== undefined && ui.fitAsked !== p) {
+    ui.fitAsked = p;
+    send({ type: 'findWindow' });
+  }
   dynamic.replaceChildren(...(problem ? [problem] : []), ...(dropped ? [dropped] : []), ...(ladder ? [ladder] : []), actions(), ...(p ? [budget(p), tabs(setTab), pane(p)] : [el('p', {}, 'Assembling…')]));
   const active = document.activeElement;
   // Only while the view has focus: focusing an element of an unfocused view would move the focus on its next return.
@@ -122,6 +127,20 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'busy':
       ui.busy = m.busy;
       break;
+    case 'dropped': {
+      // The window found for the banner shown: a newer preview has its own search.
+      const d = ui.preview?.details?.dropped;
+      if (!ui.preview?.details || d?.search !== m.search) return;
+      ui.preview.details.dropped = m.dropped;
+      // Only the banner changes: the rest of the panel (a table being read, a focused button) stays as it is.
+      const banner = droppedWarning(ui.preview);
+      const old = document.getElementById('dropped');
+      const focused = old?.contains(document.activeElement) ? document.activeElement?.id : undefined;
+      if (old && banner) old.replaceWith(banner);
+      else render();
+      if (focused) document.getElementById(focused)?.focus();
+      return;
+    }
     case 'sendStarted':
       ui.sending = true;
       ui.answer = '';

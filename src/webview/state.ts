@@ -40,6 +40,8 @@ export const ui = {
   /** Why the comparison shown is stale (the workspace broke after it was made), until the next comparison. */
   compareStale: undefined as string | undefined,
   tab: ((vscode.getState() as { tab?: Tab } | undefined)?.tab ?? 'blocks') as Tab,
+  /** The preview whose "Dropped to fit" window was asked for (once per preview). */
+  fitAsked: undefined as PanelPreview | undefined,
   /** Blocks whose text is expanded, kept across re-renders. */
   open: new Set<string>(),
 };

@@ -88,7 +88,7 @@ suite('control: overrides, Problems, pin size', () => {
       const uri = vscode.Uri.file(path.join(root(), 'docs/architecture.md'));
       await vscode.commands.executeCommand('contextControl.pinFile', uri);
       assert.equal(asked.length, 1);
-      assert.match(asked[0], /^Pin docs\/architecture\.md\? It is about ~[\d\u202f]+ tokens/);
+      assert.match(asked[0], /^Pin docs\/architecture\.md \([\d\u202f]+ tokens\)\? This pin would be refused: protected blocks [\d\u202f]+ tokens, [\d\u202f]+ over max_input 6\u202f000\./);
       assert.equal(a.pins.list().length, 0, 'declined: nothing pinned');
       a.control.pinPrompt.ask = async () => true;
       await vscode.commands.executeCommand('contextControl.pinItem', find(a.trees.index.nodes, 'docs/architecture.md'));

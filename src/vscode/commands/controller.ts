@@ -5,6 +5,7 @@ import { num } from '../../core/report/trace';
 import { resolveInWorkspace } from '../../core/sources/guard';
 import type { AssemblyService } from '../assembly';
 import { Disposable } from '../disposable';
+import { findWindow } from '../fit-search';
 import type { HostMessage } from '../protocol';
 import { providerErrorOf, showProviderError } from '../provider-toast';
 import { sendRequest } from '../send';
@@ -44,6 +45,10 @@ export class HostController extends Disposable implements PanelController {
 
   get actionTarget() {
     return this.service;
+  }
+
+  findWindow(state: AssemblyState): Promise<boolean> {
+    return findWindow(this.service, state);
   }
 
   current(): AssemblyState {
@@ -149,7 +154,8 @@ export class HostController extends Disposable implements PanelController {
   }
 
   /** Open a workspace file (or one of this extension's records) at a line; nothing outside them opens from a click. */
-  async openSource(source: string, line?: number, inFolder?: string): Promise<void> {
+  /** `line` and `column` are 1-based (the cursor goes there); the file's top without them. */
+  async openSource(source: string, line?: number, inFolder?: string, column?: number): Promise<void> {
     // A tree of a multi-root workspace names the folder of its item; only an open workspace folder is taken.
     const root = (inFolder && vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === inFolder) ? inFolder : undefined) ?? this.root;
     if (!root) return;
@@ -166,7 +172,7 @@ export class HostController extends Disposable implements PanelController {
     }
     const file = d.abs;
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
   }
 

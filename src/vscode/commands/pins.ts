@@ -35,8 +35,9 @@ export function registerPinCommands(register: Register, controller: HostControll
   });
   register('contextControl.pinFile', async (uri?: vscode.Uri) => {
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-    if (!target || !(await confirmPinSize(target, pins.relative(target), service))) return;
-    const pin = await pins.pinFile(target);
+    const id = target && (await confirmPinSize(target, pins.relative(target), service));
+    if (!target || !id) return;
+    const pin = await pins.pinFile(target, id);
     if (pin) await withPinProgress(pin.source, fileBytes(target), () => afterPinChange(`the pinned file ${pin.source}`));
   });
   register('contextControl.unpin', async (arg?: Node | string) => {

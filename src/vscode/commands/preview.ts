@@ -31,5 +31,5 @@ export function registerPreviewCommands(register: Register, controller: HostCont
   register('contextControl.openTrace', () => openOutput('trace.txt'));
   register('contextControl.copyRequest', () => controller.copyRequest());
   register('contextControl.exportRequest', () => controller.exportRequest());
-  register('contextControl.openItem', (arg?: { source: string; line?: number; root?: string }) => arg && controller.openSource(arg.source, arg.line, arg.root));
+  register('contextControl.openItem', (arg?: { source: string; line?: number; column?: number; root?: string }) => arg && controller.openSource(arg.source, arg.line, arg.root, arg.column));
 }

@@ -9,6 +9,7 @@ import { formatNumber } from '../../view-model/format';
 import { droppedEvidence } from '../../view-model/dropped';
 import { envelopeParts } from '../../view-model/envelope';
 import { notSentOf } from '../../view-model/not-sent';
+import { policyEntryAt, ruleAt, type Location } from '../../view-model/rule-location';
 import { fileOf, isWholeFile } from '../../view-model/source';
 import { traceRows } from '../../view-model/trace-table';
 import { mandatoryBreakdown } from '../../core/report/trace';
@@ -66,12 +67,12 @@ function optional<K extends string>(key: K, v: number | undefined): Partial<Reco
   return v === undefined ? {} : ({ [key]: v } as Record<K, number>);
 }
 
-/** The banner's figures: the evidence dropped to fit, and the window found for it when the worker's search verified one. */
+/** The banner's figures: the evidence dropped to fit, and the window found for it (searching: to be asked for, fit-search.ts). */
 function droppedOf(state: Extract<AssemblyState, { kind: 'ok' }>, window: number): Pick<PanelDetails, 'dropped'> {
   const items = droppedEvidence(state.assembly.manifest);
   if (!items.length) return {};
-  const fit = state.fit && state.fit.sources.join('\n') === items.map((i) => i.source).join('\n') ? state.fit.window : undefined;
-  return { dropped: { items, window, ...(fit !== undefined ? { windowToFit: fit } : {}) } };
+  const fit = state.fit && state.fit.sources.join('\n') === items.map((i) => i.source).join('\n') ? state.fit : undefined;
+  return { dropped: { items, window, ...(fit?.window !== undefined ? { windowToFit: fit.window } : {}), ...(fit?.ticket !== undefined ? { search: fit.ticket } : {}) } };
 }
 
 /** The override of every source shown that has one (an exact path, or a folder above it). */
@@ -93,10 +94,7 @@ async function override(action: 'include' | 'exclude', file: string): Promise<vo
   await vscode.commands.executeCommand(`contextControl.${action}`, file);
 }
 
-/** The policy key that governs a built-in block: what makes it protected. */
-const POLICY_KEY: Record<string, string> = { 'builtin:system': 'mandatory', 'builtin:tools': 'mandatory', 'builtin:index': 'index', 'builtin:envelope': 'window' };
-
-/** Open the policy file at the line of the key that governs a built-in block (the file's top when the key is not set). */
+/** Open the policy file at the entry that governs a built-in block, line and column (the file's top when it is not set). */
 async function openPolicyLine(source: string, service: PanelActionTarget): Promise<void> {
   const policyPath = service.state.kind === 'empty' ? undefined : service.state.settings.policyPath;
   const root = service.workspaceRoot;
@@ -106,10 +104,23 @@ async function openPolicyLine(source: string, service: PanelActionTarget): Promi
     void vscode.window.showInformationMessage(`Context Control: no policy file (${policyPath}): the built-in defaults apply. Create it to change which blocks are protected (mandatory) or to raise the envelope's window.`);
     return;
   }
-  const key = POLICY_KEY[source] ?? 'mandatory';
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const at = lines.findIndex((l) => new RegExp(`^\\s*${key}\\s*:`).test(l));
-  await vscode.commands.executeCommand('contextControl.openItem', { source: policyPath, ...(at >= 0 ? { line: at + 1 } : {}) });
+  const at = policyEntryAt(fs.readFileSync(file, 'utf8'), source);
+  await vscode.commands.executeCommand('contextControl.openItem', { source: policyPath, ...(at ?? {}) });
+}
+
+/** Where Open and Edit rule put the cursor: a pinned range's first line, an instruction file's first rule line. */
+function locationOf(state: AssemblyState, root: string | undefined, source: string): Location | undefined {
+  const instructions = state.kind === 'ok' || state.kind === 'refused' ? state.snapshot?.instructions : undefined;
+  const file = fileOf(source);
+  let text: string | undefined;
+  if (root && file && instructions?.some((i) => i.path === source)) {
+    try {
+      text = fs.readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      text = undefined;
+    }
+  }
+  return ruleAt(source, instructions, text);
 }
 
 /** What Copy puts on the clipboard: a sent block's text in the current request, else the source's path. */
@@ -144,7 +155,7 @@ async function act(m: PanelActionMessage, service: PanelActionTarget): Promise<v
   if (file && (path.isAbsolute(file) || file.split(/[\\/]/).includes('..'))) throw new Error(`"${m.source}" is outside the workspace`);
   switch (m.action) {
     case 'open':
-      if (file) await vscode.commands.executeCommand('contextControl.openItem', { source: m.source });
+      if (file) await vscode.commands.executeCommand('contextControl.openItem', { source: m.source, ...(locationOf(service.state, service.workspaceRoot, m.source) ?? {}) });
       return;
     case 'copy': {
       const c = copyText(service.state, m.source, m.blockId);

@@ -85,6 +85,8 @@ export interface PanelActions {
   openSource(source: string, line?: number): Promise<void>;
   taskText(): string;
   policies(): Promise<string[]>;
+  /** Find the window that sends what this assembly dropped (fit-search.ts); true when the state now has it. */
+  findWindow(state: AssemblyState): Promise<boolean>;
 }
 
 /**
@@ -215,6 +217,13 @@ export class RequestPanel extends Disposable implements vscode.WebviewViewProvid
       applyFix: (m) => vscode.commands.executeCommand('contextControl.applyQuickFix', m.file),
       session: (m) => vscode.commands.executeCommand({ compact: 'contextControl.compactSession', edit: 'contextControl.editSummary', undo: 'contextControl.undoSummary' }[m.action]),
       compareSend: () => vscode.commands.executeCommand('contextControl.compareSend'),
+      findWindow: async () => {
+        const state = this.shown ?? this.actions.current();
+        const search = state.kind === 'ok' ? state.fit?.ticket : undefined;
+        if (search === undefined || !(await this.actions.findWindow(state))) return;
+        const dropped = detailsFor(state)?.dropped;
+        if (dropped) this.post({ type: 'dropped', search, dropped });
+      },
     };
     try {
       await (handlers[raw.type] as (m: PanelMessage) => unknown)(raw);

@@ -1,6 +1,6 @@
 /** Worker side: a snapshot from the inputs the host sent (no `vscode`; runs in the worker threads). */
 import type { Assembly } from '../../core/chain/assemble';
-import { windowToFit } from '../../core/chain/fit-window';
+import { windowToFitAsync } from '../../core/chain/fit-window';
 import { droppedEvidence } from '../../view-model/dropped';
 import { orderBlocks, wrap } from '../../core/chain/render';
 import { ContextEngine, type AssembleRequest as EngineAssembleRequest } from '../../core/engine';
@@ -78,24 +78,77 @@ export function assembleRequest(req: Omit<AssembleRequest, 'id'>, onSnapshot: (s
   return { ...resultOf(assembly, snapshot), fit: fitOf(engine, assembly, snapshot, options) };
 }
 
-/** Time the window search may take after an assembly that dropped evidence (the panel waits for it). */
+/** Time the window search may take, once the panel asks for it (the banner is shown). */
 const FIT_BUDGET_MS = 3000;
 
+/** What the window search of an assembly that dropped evidence needs: kept for the folder's last assembly only. */
+interface FitInputs {
+  ticket: number;
+  key: string;
+  sources: string[];
+  needed: number;
+  assembleAt: (window: number) => Assembly;
+  policy: Snapshot['policy'];
+}
+const fitInputs = new Map<string, FitInputs>();
+/** Windows found, by the inputs they were found for (the request, the dropped figures, the envelope): the last few. */
+const fitFound = new Map<string, number | undefined>();
+const FIT_FOUND_KEPT = 8;
+/** Tickets name an assembly across worker restarts (a fresh worker starts at another number). */
+let tickets = Math.floor(Math.random() * 1e9);
+
 /**
- * The key evidence the budget dropped, and the window that would send it all, found by assembling the same inputs
- * at larger windows (core/chain/fit-window.ts); undefined when nothing was dropped.
+ * The key evidence the budget dropped (undefined when nothing was). No assembly is run here: the window that sends
+ * it all is found when the panel shows the banner and asks (findWindow, with the ticket), or given at once when the
+ * same inputs were searched before. A newer assembly of the folder supersedes the ticket.
  */
 function fitOf(engine: ContextEngine, assembly: Assembly, snapshot: Snapshot, options: EngineAssembleRequest): FitResult | undefined {
+  const root = snapshot.root;
   const dropped = droppedEvidence(assembly.manifest);
-  if (!dropped.length) return undefined;
-  const started = Date.now();
+  if (!dropped.length) {
+    fitInputs.delete(root);
+    return undefined;
+  }
   const sources = dropped.map((d) => d.source);
-  const window = windowToFit({
-    policy: snapshot.policy,
+  const needed = dropped.reduce((n, d) => n + (d.tokens ?? 0), 0);
+  const key = JSON.stringify([assembly.serialized, dropped, snapshot.policy.envelope]);
+  if (fitFound.has(key)) {
+    fitInputs.delete(root);
+    const window = fitFound.get(key);
+    return { sources, ...(window !== undefined ? { window } : {}) };
+  }
+  const ticket = ++tickets;
+  fitInputs.set(root, {
+    ticket,
+    key,
     sources,
-    needed: dropped.reduce((n, d) => n + (d.tokens ?? 0), 0),
+    needed,
+    policy: snapshot.policy,
     assembleAt: (w) => engine.assemble({ ...snapshot, policy: { ...snapshot.policy, envelope: { ...snapshot.policy.envelope, window: w } } }, { ...options, previousPrefixHash: undefined }),
-    stop: () => Date.now() - started > FIT_BUDGET_MS,
   });
-  return { sources, ...(window !== undefined ? { window } : {}) };
+  return { sources, ticket };
+}
+
+/**
+ * The window at which the chain sends all the evidence an assembly dropped, found by assembling the same inputs at
+ * larger windows (core/chain/fit-window.ts), within FIT_BUDGET_MS; `superseded` when a newer assembly of the folder
+ * came first (then its own ticket is the one to ask with), also during the search.
+ */
+export async function findWindow(root: string, ticket: number): Promise<{ window?: number; superseded?: boolean }> {
+  const inputs = fitInputs.get(root);
+  if (!inputs || inputs.ticket !== ticket) return { superseded: true };
+  const started = Date.now();
+  const window = await windowToFitAsync({
+    policy: inputs.policy,
+    sources: inputs.sources,
+    needed: inputs.needed,
+    assembleAt: inputs.assembleAt,
+    stop: () => Date.now() - started > FIT_BUDGET_MS,
+    cancelled: () => fitInputs.get(root)?.ticket !== ticket,
+  });
+  if (fitInputs.get(root)?.ticket !== ticket) return { superseded: true };
+  fitInputs.delete(root);
+  fitFound.set(inputs.key, window);
+  if (fitFound.size > FIT_FOUND_KEPT) fitFound.delete(fitFound.keys().next().value as string);
+  return window !== undefined ? { window } : {};
 }

@@ -4,6 +4,8 @@ import type { CompactionPreview } from '../../core/session/compaction';
 import type { CompareResult } from '../../core/compare/run';
 import type { AssembleRequest, BlockView, FitResult, ChatPatch, CompareArgs, SerializedError, SnapshotView, WorkerSnapshot } from './protocol';
 import type { Assembly } from '../../core/chain/assemble';
+import type { Pin } from '../../core/sources/snapshot';
+import type { PinTrial } from '../../view-model/pin-outcome';
 
 /** The tokenizer the host asks the worker to count with: the configured model and encoding. */
 export interface CountWith {
@@ -17,6 +19,10 @@ export interface CountWith {
  */
 export interface Ops {
   assemble: { args: Omit<AssembleRequest, 'id'>; result: { assembly: Assembly; snapshot: SnapshotView; view: BlockView; fit?: FitResult } };
+  /** The window that sends the evidence an assembly dropped, asked for by the panel's banner (load.ts findWindow). */
+  findWindow: { args: { root: string; ticket: number }; result: { window?: number; superseded?: boolean } };
+  /** The panel's request with one more pin, assembled for real: what the pin-size question says (pin-trial.ts). */
+  pinTrial: { args: Pick<AssembleRequest, 'snapshot' | 'options'> & { pin: Pin }; result: PinTrial };
   /** assemble_context: the rendered context under `maxInput`, or the refusal's figures. */
   renderContext: {
     args: { snapshot: WorkerSnapshot; patch: ChatPatch; maxInput: number } & CountWith;

@@ -9,13 +9,16 @@ import type { Snapshot } from '../../core/sources/snapshot';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import { runCompare } from './compare-run';
 import { renderContext } from './render-context';
-import { assembleRequest, engineFor, engineRoots, keepEngines, load, tokenizerOf } from './load';
+import { assembleRequest, engineFor, engineRoots, findWindow, keepEngines, load, tokenizerOf } from './load';
+import { pinTrial } from './pin-trial';
 import type { OpArgs, OpName, OpResult } from './ops-protocol';
 
 type Handlers = { [K in OpName]: (args: OpArgs<K>, onSnapshot: (s: Snapshot) => void) => OpResult<K> | Promise<OpResult<K>> };
 
 export const handlers: Handlers = {
   assemble: (args, onSnapshot) => assembleRequest(args, onSnapshot),
+  pinTrial: (args) => pinTrial(args),
+  findWindow: (args) => findWindow(args.root, args.ticket),
   renderContext: (a) => {
     const snapshot = load(a.snapshot, a.patch);
     try {

@@ -143,8 +143,13 @@ export type SendWorkerOut =
   | { type: 'done'; id: number; result: SendWorkerResult }
   | { type: 'compared'; id: number; result?: CompareResult; error?: SerializedError };
 
-/** The key evidence an assembly dropped to fit, and the window at which the chain sends it all (when one was verified). */
+/**
+ * The key evidence an assembly dropped to fit, and the window at which the chain sends it all (when one was
+ * verified). With a ticket the search is still to be asked for (the worker's findWindow op): the panel asks when it
+ * shows the banner.
+ */
 export interface FitResult {
   sources: string[];
   window?: number;
+  ticket?: number;
 }

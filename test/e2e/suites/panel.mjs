@@ -83,9 +83,17 @@ export default async function (h) {
     const item = panel.locator('#not-sent .ns-item').filter({ hasText: 'marketing-notes' }).first();
     await item.locator('button.act-include').click();
     const file = path.join(workspace, '.context', 'overrides.json');
+    // Read once written whole: the file may be seen between its creation and its content.
+    const read = () => {
+      try {
+        return JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch {
+        return undefined;
+      }
+    };
     const start = Date.now();
-    while (!fs.existsSync(file) && Date.now() - start < 20_000) await page.waitForTimeout(250);
-    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    while (!read()?.include && Date.now() - start < 20_000) await page.waitForTimeout(250);
+    const data = read() ?? {};
     expect(data.include?.includes('docs/marketing-notes.md'), `overrides: ${JSON.stringify(data)}`);
     fs.rmSync(file);
   });
@@ -128,13 +136,20 @@ export default async function (h) {
   await test('panel: a refused request lists the protected blocks with Unpin and Open; Copy and Export say why not', async () => {
     const panel = await panelFrame();
     await panel.locator('#not-sent .ns-item').filter({ hasText: 'docs/architecture.md' }).first().locator('button.act-pin').click();
-    // The file's estimate is over the free room: the pin-size prompt asks first, with both figures.
+    // The pin-size prompt asks first, and says what the request with the pin does (assembled for real): refused here.
     const dialog = page.locator('.monaco-dialog-box').filter({ hasText: 'docs/architecture.md' });
-    await dialog.waitFor({ timeout: 20_000 });
-    expect(/~[\d\u202f]+ tokens/.test((await dialog.textContent()) ?? ''), 'the prompt gives the estimate');
+    await dialog.waitFor({ timeout: 60_000 });
+    const asked = ((await dialog.textContent()) ?? '').replace(/\u202f/g, ' ');
+    const said = /This pin would be refused: protected blocks ([\d ]+) tokens, ([\d ]+) over max_input ([\d ]+)\. .*raise the window to ([\d ]+)\./.exec(asked);
+    expect(said, `the prompt predicts the refusal with its figures: ${asked}`);
     await dialog.locator('.monaco-button').filter({ hasText: 'Pin Anyway' }).first().click();
     const refused = panel.locator('#refused');
     await refused.waitFor({ timeout: 60_000 });
+    // The prediction comes true, figure for figure: the panel's head and its fix say the same numbers.
+    const head = ((await panel.locator('#budget-text').textContent()) ?? '').replace(/\u202f/g, ' ');
+    expect(head.startsWith(`${said[1]} / ${said[3]} tokens`) && head.includes(`refused: over by ${said[2]}`), `the panel says ${head}; the prompt said ${said[0]}`);
+    const fix = ((await panel.locator('#refused-fix').textContent()) ?? '').replace(/\u202f/g, ' ');
+    expect(fix.includes(`raise the window to ${said[4]}`), `the refusal's fix: ${fix}; the prompt said ${said[4]}`);
     const pinned = refused.locator('.refused-block').filter({ hasText: 'docs/architecture.md' });
     expect((await pinned.locator('button.act-unpin').count()) === 1, 'the pinned file has Unpin');
     expect((await pinned.locator('button.act-open').count()) === 1, 'the pinned file has Open');

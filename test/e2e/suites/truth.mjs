@@ -110,6 +110,8 @@ export default async function (h) {
     await panel.locator('#budget-text').filter({ hasText: '/ 3\u202f500 tokens' }).waitFor({ timeout: 60_000 });
     const banner = panel.locator('#dropped');
     await banner.waitFor({ timeout: 60_000 });
+    // The window is found once the banner is shown (asked for by the panel, not after every assembly).
+    await banner.locator('h3').filter({ hasText: /raise the window to [\d\u202f]+ / }).waitFor({ timeout: 60_000 });
     const text = ((await banner.locator('h3').textContent()) ?? '').replace(/\u202f/g, ' ');
     // What is dropped depends on the workspace's state (earlier suites pin part of the runbook): each name the banner
     // gives is in the list's "Dropped to fit the budget" group.
@@ -126,6 +128,16 @@ export default async function (h) {
     await settle(page);
     await banner.scrollIntoViewIfNeeded();
     await shot('dropped-banner', { locator: sidebar() });
+    // Open policy: window puts the cursor on the window's own entry, line and column (`envelope: { window: 6500, …`).
+    const policyLines = fs.readFileSync(path.join(workspace, '.context', 'policies', 'w6500.yaml'), 'utf8').split('\n');
+    const ln = policyLines.findIndex((l) => /\bwindow:/.test(l)) + 1;
+    const col = policyLines[ln - 1].indexOf('window:') + 1;
+    expect(ln > 0 && col > 1, `the example's policy sets the window in a flow map: line ${ln}, column ${col}`);
+    await banner.locator('button.act-policy').click();
+    await page.locator('.tabs-container .tab.active').filter({ hasText: 'w6500.yaml' }).waitFor({ timeout: 15_000 });
+    await page.locator('.part.statusbar').filter({ hasText: `Ln ${ln}, Col ${col}` }).waitFor({ timeout: 10_000 });
+    // Back to the editor the assembly had before (the active file is a relevance signal).
+    await h.runCommand('View: Close Editor');
     // The figure is not a guess: at that window the chain sends all of it.
     await settings({ 'contextControl.policyPath': policyAt('fit.yaml', window) });
     await banner.waitFor({ state: 'detached', timeout: 60_000 });
