@@ -27,7 +27,8 @@ export const RUN_LINES = 16384;
 /** The trigger tables of `quiet` (line-kernel.wat's layout), built once from triggers.ts. */
 const PAIRS = STARTS + 4 * RUN_LINES;
 const STARTS3 = PAIRS + 65536;
-const FOLD = STARTS3 + 65536;
+const THIRDS = STARTS3 + 65536;
+const FOLD = THIRDS + 65536;
 const GROUPS = FOLD + 256;
 const WORDS = GROUPS + 1024;
 const WORD_ROOM = 32;
@@ -40,7 +41,7 @@ type Run = (p: number, end: number, starts: number, cap: number, base: number) =
 
 /**
  * English letter frequencies (per mille, rounded): a word's anchor is its two adjacent bytes least likely together
- * in text, so the kernel seldom has to compare a word around a pair of bytes that is no part of one.
+ * in text (with the byte after them), so the kernel seldom has to compare a word around bytes that are no part of one.
  */
 const LETTER_FREQ: Record<string, number> = { e: 127, t: 91, a: 82, o: 75, i: 70, n: 67, s: 63, h: 61, r: 60, d: 43, l: 40, c: 28, u: 28, m: 24, w: 24, f: 22, g: 20, y: 20, p: 19, b: 15, v: 10, k: 8, j: 2, x: 2, q: 1, z: 1, ' ': 150 };
 const freq = (c: string) => LETTER_FREQ[c] ?? 5;
@@ -59,9 +60,11 @@ function triggerTables(): Uint8Array {
   // Each word's anchor; the words of one anchor form a group (numbered from 1).
   const byAnchor = new Map<string, { word: string; at: number }[]>();
   for (const word of TRIGGER_WORDS) {
-    if (word.length < 2 || word.length > WORD_ROOM - 2 || /[^\x20-\x7e]/.test(word)) throw new Error(`triggers.ts: the word ${JSON.stringify(word)} cannot be a kernel's`);
+    if (word.length < 3 || word.length > WORD_ROOM - 2 || /[^\x20-\x7e]/.test(word)) throw new Error(`triggers.ts: the word ${JSON.stringify(word)} cannot be a kernel's`);
+    // Three bytes: the pair and the byte after it.
+    const score = (k: number) => freq(word[k]) * freq(word[k + 1]) * freq(word[k + 2]);
     let at = 0;
-    for (let k = 1; k + 1 < word.length; k++) if (freq(word[k]) * freq(word[k + 1]) < freq(word[at]) * freq(word[at + 1])) at = k;
+    for (let k = 1; k + 2 < word.length; k++) if (score(k) < score(at)) at = k;
     const pair = word.slice(at, at + 2);
     const list = byAnchor.get(pair) ?? [];
     list.push({ word, at });
@@ -77,6 +80,7 @@ function triggerTables(): Uint8Array {
     t[GROUPS - PAIRS + 4 * group + 1] = n >> 8;
     t[GROUPS - PAIRS + 4 * group + 2] = list.length;
     for (const { word, at } of list) {
+      for (const c of cases(word[at + 2])) t[THIRDS - PAIRS + 256 * group + c] = 1;
       const w = WORDS - PAIRS + WORD_ROOM * n++;
       t[w] = at;
       t[w + 1] = word.length;

@@ -16,10 +16,12 @@
 ;;           (0: none), 65 536 bytes
 ;;   133120  STARTS3: for each first two bytes of a line (the same index), 1 when the line may state a level by its
 ;;           start, or the byte that must come third (0: no), 65 536 bytes
-;;   198656  FOLD: each byte, A-Z in lower case, 256 bytes
-;;   198912  GROUPS: for group g, at 4 g, its first word's number (u16) and how many words it has (u16), 1 024 bytes
-;;   199936  WORDS: word n at 32 n: its anchor's offset in it (u8), its length (u8), its bytes in lower case, 8 192 bytes
-;;   208128  the chunk's bytes (followed by at least 256 bytes it never reads as data)
+;;   198656  THIRDS: for group g, at 256 g, 1 for each byte that comes third in one of its words' anchors (either
+;;           case), 65 536 bytes
+;;   264192  FOLD: each byte, A-Z in lower case, 256 bytes
+;;   264448  GROUPS: for group g, at 4 g, its first word's number (u16) and how many words it has (u16), 1 024 bytes
+;;   265472  WORDS: word n at 32 n: its anchor's offset in it (u8), its length (u8), its bytes in lower case, 8 192 bytes
+;;   273664  the chunk's bytes (followed by at least 256 bytes it never reads as data)
 (module
   (import "env" "memory" (memory 1))
   ;; Where the run stopped: the start of the first line it did not take.
@@ -100,14 +102,17 @@
           (then
             (br_if $stop (i32.eq (local.get $v) (i32.const 1)))
             (br_if $stop (i32.eq (i32.load8_u offset=2 (local.get $p)) (local.get $v)))))
-        ;; Each pair of bytes in the line that anchors a group of words: a word of the group around it stops the run.
+        ;; Each three bytes in the line that may anchor a word (a pair that anchors a group, and a third byte one of its
+        ;; words has after it): a word of the group around them stops the run.
         (local.set $i (local.get $p))
         (block $clean
           (loop $pairs
             (br_if $clean (i32.ge_u (local.get $i) (local.get $nl)))
             (local.set $v (i32.load8_u offset=67584 (i32.load16_u (local.get $i))))
             (if (local.get $v)
-              (then (br_if $stop (call $holds (local.get $i) (local.get $p) (local.get $nl) (local.get $v)))))
+              (then
+                (if (i32.load8_u offset=198656 (i32.add (i32.shl (local.get $v) (i32.const 8)) (i32.load8_u offset=2 (local.get $i))))
+                  (then (br_if $stop (call $holds (local.get $i) (local.get $p) (local.get $nl) (local.get $v)))))))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $pairs)))
         (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))) (i32.sub (local.get $p) (local.get $base)))
@@ -120,8 +125,8 @@
   ;; 1 when a word of group $g, its anchor at byte $i, lies within the line [$s, $e), any ASCII case.
   (func $holds (param $i i32) (param $s i32) (param $e i32) (param $g i32) (result i32)
     (local $w i32) (local $n i32) (local $at i32) (local $len i32) (local $j i32)
-    (local.set $w (i32.add (i32.const 199936) (i32.shl (i32.load16_u offset=198912 (i32.shl (local.get $g) (i32.const 2))) (i32.const 5))))
-    (local.set $n (i32.load16_u offset=198914 (i32.shl (local.get $g) (i32.const 2))))
+    (local.set $w (i32.add (i32.const 265472) (i32.shl (i32.load16_u offset=264448 (i32.shl (local.get $g) (i32.const 2))) (i32.const 5))))
+    (local.set $n (i32.load16_u offset=264450 (i32.shl (local.get $g) (i32.const 2))))
     (block $none
       (loop $words
         (br_if $none (i32.eqz (local.get $n)))
@@ -135,7 +140,7 @@
             (if (i32.ge_u (local.get $j) (local.get $len)) (then (return (i32.const 1))))
             (br_if $next
               (i32.ne
-                (i32.load8_u offset=198656 (i32.load8_u (i32.add (local.get $at) (local.get $j))))
+                (i32.load8_u offset=264192 (i32.load8_u (i32.add (local.get $at) (local.get $j))))
                 (i32.load8_u offset=2 (i32.add (local.get $w) (local.get $j)))))
             (local.set $j (i32.add (local.get $j) (i32.const 1)))
             (br $bytes)))
