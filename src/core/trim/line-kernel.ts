@@ -1,6 +1,6 @@
 import { AFTER_WORD } from './level-column';
 import { LINE_KERNEL_WASM } from './line-kernel-wasm';
-import { TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
+import { LEVEL_NUMBER_FROM, LEVEL_NUMBER_KEY, LEVEL_NUMBER_SKIP, TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
 
 /**
  * The line kernel of the log scan: a small WebAssembly module (line-kernel.wat) that runs over the lines of a chunk
@@ -58,8 +58,10 @@ function triggerTables(): Uint8Array {
   }
   for (let c = 0; c < 256; c++) t[FOLD - PAIRS + c] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
   // Each word's anchor; the words of one anchor form a group (numbered from 1).
-  const byAnchor = new Map<string, { word: string; at: number }[]>();
-  for (const word of TRIGGER_WORDS) {
+  // The kernel's skip set and digits for pino's level key are its own code: check they are triggers.ts's.
+  if (LEVEL_NUMBER_SKIP !== ' \t\n\v\f\r:' || LEVEL_NUMBER_FROM !== '4') throw new Error('triggers.ts: pino\'s level rule changed; change line-kernel.wat too');
+  const byAnchor = new Map<string, { word: string; at: number; flag: number }[]>();
+  for (const [word, flag] of [...TRIGGER_WORDS.map((w) => [w, 0] as const), [LEVEL_NUMBER_KEY, 0x80] as const]) {
     if (word.length < 3 || word.length > WORD_ROOM - 2 || /[^\x20-\x7e]/.test(word)) throw new Error(`triggers.ts: the word ${JSON.stringify(word)} cannot be a kernel's`);
     // Three bytes: the pair and the byte after it.
     const score = (k: number) => freq(word[k]) * freq(word[k + 1]) * freq(word[k + 2]);
@@ -67,7 +69,7 @@ function triggerTables(): Uint8Array {
     for (let k = 1; k + 2 < word.length; k++) if (score(k) < score(at)) at = k;
     const pair = word.slice(at, at + 2);
     const list = byAnchor.get(pair) ?? [];
-    list.push({ word, at });
+    list.push({ word, at, flag });
     byAnchor.set(pair, list);
   }
   if (byAnchor.size > 255) throw new Error('triggers.ts: more anchors than the kernel numbers');
@@ -79,11 +81,11 @@ function triggerTables(): Uint8Array {
     t[GROUPS - PAIRS + 4 * group] = n & 0xff;
     t[GROUPS - PAIRS + 4 * group + 1] = n >> 8;
     t[GROUPS - PAIRS + 4 * group + 2] = list.length;
-    for (const { word, at } of list) {
+    for (const { word, at, flag } of list) {
       for (const c of cases(word[at + 2])) t[THIRDS - PAIRS + 256 * group + c] = 1;
       const w = WORDS - PAIRS + WORD_ROOM * n++;
       t[w] = at;
-      t[w + 1] = word.length;
+      t[w + 1] = word.length | flag;
       for (let k = 0; k < word.length; k++) t[w + 2 + k] = word.charCodeAt(k);
     }
   }

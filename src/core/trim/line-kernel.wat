@@ -20,7 +20,8 @@
 ;;           case), 65 536 bytes
 ;;   264192  FOLD: each byte, A-Z in lower case, 256 bytes
 ;;   264448  GROUPS: for group g, at 4 g, its first word's number (u16) and how many words it has (u16), 1 024 bytes
-;;   265472  WORDS: word n at 32 n: its anchor's offset in it (u8), its length (u8), its bytes in lower case, 8 192 bytes
+;;   265472  WORDS: word n at 32 n: its anchor's offset in it (u8), its length (u8; + 0x80 for pino's level key), its
+;;           bytes in lower case, 8 192 bytes
 ;;   273664  the chunk's bytes (followed by at least 256 bytes it never reads as data)
 (module
   (import "env" "memory" (memory 1))
@@ -122,9 +123,11 @@
     (global.set $pos (local.get $p))
     (local.get $k))
 
-  ;; 1 when a word of group $g, its anchor at byte $i, lies within the line [$s, $e), any ASCII case.
+  ;; 1 when a word of group $g, its anchor at byte $i, lies within the line [$s, $e), any ASCII case. A word whose
+  ;; length has its high bit set is pino's level key: it counts only when the value after it (past white space, `:`
+  ;; and non-ASCII bytes) starts with a digit from 4 up.
   (func $holds (param $i i32) (param $s i32) (param $e i32) (param $g i32) (result i32)
-    (local $w i32) (local $n i32) (local $at i32) (local $len i32) (local $j i32)
+    (local $w i32) (local $n i32) (local $at i32) (local $len i32) (local $j i32) (local $c i32)
     (local.set $w (i32.add (i32.const 265472) (i32.shl (i32.load16_u offset=264448 (i32.shl (local.get $g) (i32.const 2))) (i32.const 5))))
     (local.set $n (i32.load16_u offset=264450 (i32.shl (local.get $g) (i32.const 2))))
     (block $none
@@ -134,10 +137,28 @@
         (local.set $len (i32.load8_u offset=1 (local.get $w)))
         (block $next
           (br_if $next (i32.lt_u (local.get $at) (local.get $s)))
-          (br_if $next (i32.gt_u (i32.add (local.get $at) (local.get $len)) (local.get $e)))
+          (br_if $next (i32.gt_u (i32.add (local.get $at) (i32.and (local.get $len) (i32.const 0x7f))) (local.get $e)))
           (local.set $j (i32.const 0))
           (loop $bytes
-            (if (i32.ge_u (local.get $j) (local.get $len)) (then (return (i32.const 1))))
+            (if (i32.ge_u (local.get $j) (i32.and (local.get $len) (i32.const 0x7f)))
+              (then
+                (if (i32.lt_u (local.get $len) (i32.const 0x80)) (then (return (i32.const 1))))
+                (local.set $j (i32.add (local.get $at) (i32.and (local.get $len) (i32.const 0x7f))))
+                (block $value
+                  (loop $skip
+                    (br_if $value (i32.ge_u (local.get $j) (local.get $e)))
+                    (local.set $c (i32.load8_u (local.get $j)))
+                    (br_if $value
+                      (i32.eqz
+                        (i32.or
+                          (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 5)) (i32.ge_u (local.get $c) (i32.const 0x80)))
+                          (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x3a))))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                    (br $skip)))
+                (br_if $next (i32.ge_u (local.get $j) (local.get $e)))
+                (local.set $c (i32.load8_u (local.get $j)))
+                (br_if $next (i32.gt_u (i32.sub (local.get $c) (i32.const 0x34)) (i32.const 5)))
+                (return (i32.const 1))))
             (br_if $next
               (i32.ne
                 (i32.load8_u offset=264192 (i32.load8_u (i32.add (local.get $at) (local.get $j))))

@@ -33,11 +33,23 @@ const VOCABULARY: readonly string[] = [
   // NPM_LEVEL, CI_MARK, CBS_LEVEL: err, warn
 ];
 
+/** JSON_LEVEL_OTEL's keys: an OpenTelemetry severity number states a level without a word. */
+const JSON_NUMBER_KEYS: readonly string[] = ['severity_number', 'severitynumber'];
+
 /**
  * The trigger words, lower case, none holding another (a line holding `error` holds `err`). Level words of any
- * error or warning level (a column, a bracket, a JSON or logfmt value), then the vocabulary.
+ * error or warning level (a column, a bracket, a JSON or logfmt value), the vocabulary, and the OpenTelemetry keys.
  */
-export const TRIGGER_WORDS: readonly string[] = minimal([...LEVEL_WORDS.error, ...LEVEL_WORDS.warn, ...VOCABULARY]);
+export const TRIGGER_WORDS: readonly string[] = minimal([...LEVEL_WORDS.error, ...LEVEL_WORDS.warn, ...VOCABULARY, ...JSON_NUMBER_KEYS]);
+
+/**
+ * pino's numeric level (JSON_LEVEL_PINO, `"level":50`): a trigger only when the value that follows it (after white
+ * space and `:`, or any non-ASCII byte, which `\s` may be) starts with a digit from 4 up: 40 and 50 are a warning and
+ * an error, a level from 00 to 39 is info.
+ */
+export const LEVEL_NUMBER_KEY = '"level"';
+export const LEVEL_NUMBER_SKIP = ' \t\n\v\f\r:';
+export const LEVEL_NUMBER_FROM = '4';
 
 function minimal(words: readonly string[]): string[] {
   const set = [...new Set(words.map((w) => w.toLowerCase()))];
@@ -45,12 +57,13 @@ function minimal(words: readonly string[]): string[] {
 }
 
 /**
- * Line starts that may state an error or a warning without a word: `{` (JSON lines: pino, OpenTelemetry numbers),
- * `<` (a syslog priority), logcat (`03-17 …` threadtime, `E/Tag` brief), klog (`E0102 …`) and journald's
- * `PRIORITY=`. Each: the first byte, the second (any when empty), and a third one that must follow (none when empty).
+ * Line starts that may state an error or a warning without a word: `<` (a syslog priority), logcat (`03-17 …`
+ * threadtime, `E/Tag` brief), klog (`E0102 …`) and journald's `PRIORITY=`. Each: the first byte, the second (any
+ * when empty), and a third one that must follow (none when empty). (A JSON line's numbers are LEVEL_NUMBER_KEY's
+ * and JSON_NUMBER_KEYS'.)
  */
 export const TRIGGER_STARTS: readonly { first: string; second: string; third: string }[] = [
-  { first: '{<', second: '', third: '' },
+  { first: '<', second: '', third: '' },
   { first: '0123456789', second: '0123456789', third: '-' },
   { first: 'EFAW', second: '/', third: '' },
   { first: 'WEF', second: '0123456789', third: '' },
@@ -65,5 +78,11 @@ export function mayBeEvidence(line: string): boolean {
     if (line.length > 1 && s.second.includes(line[1]) && (s.third === '' || line[2] === s.third)) return true;
   }
   const lower = line.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-  return TRIGGER_WORDS.some((w) => lower.includes(w));
+  if (TRIGGER_WORDS.some((w) => lower.includes(w))) return true;
+  for (let at = lower.indexOf(LEVEL_NUMBER_KEY); at !== -1; at = lower.indexOf(LEVEL_NUMBER_KEY, at + 1)) {
+    let k = at + LEVEL_NUMBER_KEY.length;
+    while (k < lower.length && (LEVEL_NUMBER_SKIP.includes(lower[k]) || lower.charCodeAt(k) >= 0x80)) k++;
+    if (k < lower.length && lower[k] >= LEVEL_NUMBER_FROM && lower[k] <= '9') return true;
+  }
+  return false;
 }

@@ -59,7 +59,7 @@ const MATCHES = [
   ...[...LEVEL_WORDS.error, ...LEVEL_WORDS.warn].flatMap((w) => [`{"level":"${w}"}`, `level=${w} msg=x`]),
 ];
 /** Levels stated without a word: JSON numbers, syslog priorities, logcat, klog, journald. */
-const STARTS = ['{"level":50,"msg":"x"}', '{"severityNumber":17}', '<3>Nov 12 x', '<12>1 2026-11-12T08:00:00Z host app - - x', '03-17 16:13:38.811  1702  2395 E Tag: x', 'W/Tag(  123): x', 'E/Tag( 9): x', 'F/x(1): y', 'A/x(1): y', 'E0102 15:04:05.999999    1234 file.go:42] x', 'W1231 00:00:00.000000 1 a.go:1] x', 'PRIORITY=3', 'PRIORITY=4'];
+const STARTS = ['{"level":50,"msg":"x"}', '{"level" : 40}', '{"msg":"a","level":\t60}', '{"severityNumber":17}', '{"severity_number":13,"body":"x"}', '<3>Nov 12 x', '<12>1 2026-11-12T08:00:00Z host app - - x', '03-17 16:13:38.811  1702  2395 E Tag: x', 'W/Tag(  123): x', 'E/Tag( 9): x', 'F/x(1): y', 'A/x(1): y', 'E0102 15:04:05.999999    1234 file.go:42] x', 'W1231 00:00:00.000000 1 a.go:1] x', 'PRIORITY=3', 'PRIORITY=4'];
 const CONTEXTS = [(m: string) => m, (m: string) => `Nov 12 08:00:01 host app[42]: ${m}`, (m: string) => `10.0.0.1 - - [12/Nov/2026:00:00:00 +0000] "GET /x" 200 12 "${m}"`, (m: string) => `${m} after 3 attempts`];
 const caseVariants = (s: string) => [s, s.toUpperCase(), s.toLowerCase(), s.replace(/[a-z]/gi, (c, k: number) => (k % 2 ? c.toUpperCase() : c.toLowerCase()))];
 
@@ -116,6 +116,8 @@ describe("the line kernel's quiet run (line-kernel.wat)", () => {
     const rand = prng(seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
     const quiet = ['10.0.0.1 - - [12/Nov/2026:00:00:00 +0000] "GET /x HTTP/1.1" 200 1', 'Nov 12 08:00:01 host systemd[1]: Started Session 1 of user deploy.', 'ok', '', 'é', '12 x', '1', '{', 'P', 'PR', 'E/', '03-1'];
+    // pino's numeric levels, every digit after the key, with what may stand between (`\s`, `:`, non-ASCII).
+    for (const d of '0123456789') for (const gap of [':', ' : ', ':\t', ':\u00a0', '', ':x', ': é']) quiet.push(`{"level"${gap}${d}0,"msg":"x"}`, `{"pid":1,"LEVEL"${gap}${d}`);
     const out: string[] = [];
     while (out.length < n) {
       const r = rand();
@@ -247,7 +249,7 @@ describe('logs without a level column scan the same with the trigger filter, wit
     };
     allWays(write('java.log', repeat(javaLog())));
     allWays(write('python.log', repeat(pythonLog())));
-    allWays(write('logfmt.log', repeat(log('logfmt'))));
+    for (const format of ['pino', 'otel', 'slog', 'logfmt'] as const) allWays(write(`${format}.log`, repeat(log(format))));
   });
 
   // The 16 Loghub 2k samples (github.com/logpai/loghub), when a clone is named by CTXCTL_LOGHUB (never committed here).
