@@ -8,6 +8,9 @@
  * test/unit/trim/triggers.test.ts checks, on generated lines and the log fixtures, that no line severity.ts calls an
  * error or a warning lacks a trigger, and that the scan is the same with and without this filter.
  *
+ * It pays: on the bench's 512 MiB logs without a level column, preview CPU went from 9.0 s to 1.0 s (nginx access
+ * log) and from 10.9 s to 2.3 s (syslog), and pino's numeric levels from 3.3 s to 1.95 s (scripts/bench/log-shapes.mjs).
+ *
  * Bytes and text agree: a non-ASCII byte never decodes to an ASCII letter, and severity.ts's case-insensitive
  * expressions (without the `u` flag) never fold a non-ASCII character to an ASCII one.
  */
