@@ -3,7 +3,9 @@
  * regular expressions from it, level-column.ts its byte tables (the leading column, JSON and logfmt info lines), and
  * the line kernel (line-kernel.ts) gets its table of the bytes allowed after a level word from level-column.ts.
  * test/unit/trim/level-rule.test.ts generates lines from this data and checks that every fast path gives the
- * answer severity.ts gives, so a word added here reaches all of them and is tested in all of them.
+ * answer severity.ts gives, so a word added here reaches all of them and is tested in all of them. triggers.ts takes
+ * the error and warning words for the line kernel's quiet run (lines that cannot be evidence, never decoded), and
+ * test/unit/trim/triggers.test.ts checks that every line severity.ts calls an error or a warning holds one.
  */
 
 export type StatedLevel = 'error' | 'warn' | 'info';

@@ -1,5 +1,6 @@
 import { AFTER_WORD } from './level-column';
 import { LINE_KERNEL_WASM } from './line-kernel-wasm';
+import { LEVEL_NUMBER_FROM, LEVEL_NUMBER_KEY, LEVEL_NUMBER_SKIP, TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
 
 /**
  * The line kernel of the log scan: a small WebAssembly module (line-kernel.wat) that runs over the lines of a chunk
@@ -23,12 +24,76 @@ const SHAPE_ROOM = 256;
 const STARTS = 2048;
 /** Lines a run takes at most: their starts fit between STARTS and the data. */
 export const RUN_LINES = 16384;
-const DATA = STARTS + 4 * RUN_LINES;
+/** The trigger tables of `quiet` (line-kernel.wat's layout), built once from triggers.ts. */
+const PAIRS = STARTS + 4 * RUN_LINES;
+const STARTS3 = PAIRS + 65536;
+const THIRDS = STARTS3 + 65536;
+const FOLD = THIRDS + 65536;
+const GROUPS = FOLD + 256;
+const WORDS = GROUPS + 1024;
+const WORD_ROOM = 32;
+const DATA = WORDS + 8192;
 /** Bytes after the data that the kernel may read (its 16-byte loads of a line's head) but never takes as data. */
 const SLACK = SHAPE_ROOM + 16;
 const PAGE = 65536;
 
 type Run = (p: number, end: number, starts: number, cap: number, base: number) => number;
+
+/**
+ * English letter frequencies (per mille, rounded): a word's anchor is its two adjacent bytes least likely together
+ * in text (with the byte after them), so the kernel seldom has to compare a word around bytes that are no part of one.
+ */
+const LETTER_FREQ: Record<string, number> = { e: 127, t: 91, a: 82, o: 75, i: 70, n: 67, s: 63, h: 61, r: 60, d: 43, l: 40, c: 28, u: 28, m: 24, w: 24, f: 22, g: 20, y: 20, p: 19, b: 15, v: 10, k: 8, j: 2, x: 2, q: 1, z: 1, ' ': 150 };
+const freq = (c: string) => LETTER_FREQ[c] ?? 5;
+
+/** The bytes [PAIRS, DATA) of the kernel's memory: its trigger tables (triggers.ts). */
+function triggerTables(): Uint8Array {
+  const t = new Uint8Array(DATA - PAIRS);
+  const cases = (c: string) => [...new Set([c.toLowerCase(), c.toUpperCase()])].map((x) => x.charCodeAt(0));
+  for (const s of TRIGGER_STARTS) {
+    for (const a of s.first) {
+      const seconds = s.second === '' ? Array.from({ length: 256 }, (_, b) => b) : [...s.second].map((c) => c.charCodeAt(0));
+      for (const b of seconds) t[STARTS3 - PAIRS + a.charCodeAt(0) + 256 * b] = s.third === '' ? 1 : s.third.charCodeAt(0);
+    }
+  }
+  for (let c = 0; c < 256; c++) t[FOLD - PAIRS + c] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+  // Each word's anchor; the words of one anchor form a group (numbered from 1).
+  // The kernel's skip set and digits for pino's level key are its own code: check they are triggers.ts's.
+  if (LEVEL_NUMBER_SKIP !== ' \t\n\v\f\r:' || LEVEL_NUMBER_FROM !== '4') throw new Error('triggers.ts: pino\'s level rule changed; change line-kernel.wat too');
+  const byAnchor = new Map<string, { word: string; at: number; flag: number }[]>();
+  for (const [word, flag] of [...TRIGGER_WORDS.map((w) => [w, 0] as const), [LEVEL_NUMBER_KEY, 0x80] as const]) {
+    if (word.length < 3 || word.length > WORD_ROOM - 2 || /[^\x20-\x7e]/.test(word)) throw new Error(`triggers.ts: the word ${JSON.stringify(word)} cannot be a kernel's`);
+    // Three bytes: the pair and the byte after it.
+    const score = (k: number) => freq(word[k]) * freq(word[k + 1]) * freq(word[k + 2]);
+    let at = 0;
+    for (let k = 1; k + 2 < word.length; k++) if (score(k) < score(at)) at = k;
+    const pair = word.slice(at, at + 2);
+    const list = byAnchor.get(pair) ?? [];
+    list.push({ word, at, flag });
+    byAnchor.set(pair, list);
+  }
+  if (byAnchor.size > 255) throw new Error('triggers.ts: more anchors than the kernel numbers');
+  let group = 0;
+  let n = 0;
+  for (const [pair, list] of byAnchor) {
+    group++;
+    for (const a of cases(pair[0])) for (const b of cases(pair[1])) t[a + 256 * b] = group;
+    t[GROUPS - PAIRS + 4 * group] = n & 0xff;
+    t[GROUPS - PAIRS + 4 * group + 1] = n >> 8;
+    t[GROUPS - PAIRS + 4 * group + 2] = list.length;
+    for (const { word, at, flag } of list) {
+      for (const c of cases(word[at + 2])) t[THIRDS - PAIRS + 256 * group + c] = 1;
+      const w = WORDS - PAIRS + WORD_ROOM * n++;
+      t[w] = at;
+      t[w + 1] = word.length | flag;
+      for (let k = 0; k < word.length; k++) t[w + 2 + k] = word.charCodeAt(k);
+    }
+  }
+  if (WORD_ROOM * n > DATA - WORDS) throw new Error('triggers.ts: more words than the kernel holds');
+  return t;
+}
+
+let tables: Uint8Array | undefined;
 
 // The WebAssembly API this file uses (the project's TypeScript libraries, ES and Node's, do not declare it).
 interface WasmModule {
@@ -38,7 +103,7 @@ interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
 interface WasmInstance {
-  readonly exports: { run: Run; pos: { readonly value: number } };
+  readonly exports: { run: Run; quiet: Run; pos: { readonly value: number } };
 }
 declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => WasmModule;
@@ -67,6 +132,7 @@ export class LineKernel {
   readonly starts: Int32Array;
   private readonly memory: Uint8Array;
   private readonly runLines: Run;
+  private readonly quietLines: Run;
   private readonly stop: { readonly value: number };
   /** True once a shape is set. */
   ready = false;
@@ -76,6 +142,8 @@ export class LineKernel {
     this.buf = Buffer.from(memory.buffer, DATA, size);
     this.starts = new Int32Array(memory.buffer, STARTS, RUN_LINES);
     this.runLines = instance.exports.run;
+    this.quietLines = instance.exports.quiet;
+    this.memory.set((tables ??= triggerTables()), PAIRS);
     this.stop = instance.exports.pos;
   }
 
@@ -117,6 +185,14 @@ export class LineKernel {
    */
   take(p: number, end: number): number {
     return this.runLines(DATA + p, DATA + end, STARTS, RUN_LINES, DATA);
+  }
+
+  /**
+   * Take the lines from `p` that hold no trigger word and do not start as a level may (triggers.ts): info lines,
+   * whatever shape they have. Returns how many, as `take` does.
+   */
+  quiet(p: number, end: number): number {
+    return this.quietLines(DATA + p, DATA + end, STARTS, RUN_LINES, DATA);
   }
 
   get at(): number {

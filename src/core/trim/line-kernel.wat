@@ -11,7 +11,18 @@
 ;;   512   0xff where the lane is past the shape's end (any byte goes), 256 bytes
 ;;   768   the bytes allowed right after the shape: 1, else 0 (256 bytes; all 1 for a JSON or logfmt shape)
 ;;   1024  the shape's length (i32; 0: no shape)
-;;   then the host's line starts and the chunk's bytes (followed by at least 256 bytes it never reads as data)
+;;   2048  the host's line starts (65 536 bytes)
+;;   67584   PAIRS: for each two bytes (the first + 256 × the second), the group of trigger words whose anchor they are
+;;           (0: none), 65 536 bytes
+;;   133120  STARTS3: for each first two bytes of a line (the same index), 1 when the line may state a level by its
+;;           start, or the byte that must come third (0: no), 65 536 bytes
+;;   198656  THIRDS: for group g, at 256 g, 1 for each byte that comes third in one of its words' anchors (either
+;;           case), 65 536 bytes
+;;   264192  FOLD: each byte, A-Z in lower case, 256 bytes
+;;   264448  GROUPS: for group g, at 4 g, its first word's number (u16) and how many words it has (u16), 1 024 bytes
+;;   265472  WORDS: word n at 32 n: its anchor's offset in it (u8), its length (u8; + 0x80 for pino's level key), its
+;;           bytes in lower case, 8 192 bytes
+;;   273664  the chunk's bytes (followed by at least 256 bytes it never reads as data)
 (module
   (import "env" "memory" (memory 1))
   ;; Where the run stopped: the start of the first line it did not take.
@@ -66,4 +77,96 @@
         (br $lines)))
     (global.set $pos (local.get $p))
     (local.get $k))
+
+  ;; Lines from byte $p (a line start) that hold no trigger word and do not start as a level may (triggers.ts): info
+  ;; lines whatever else they say. Same parameters, result and $pos as run.
+  (func (export "quiet") (param $p i32) (param $end i32) (param $starts i32) (param $cap i32) (param $base i32) (result i32)
+    (local $k i32) (local $q i32) (local $nl i32) (local $m i32) (local $i i32) (local $v i32)
+    (block $stop
+      (loop $lines
+        (br_if $stop (i32.ge_u (local.get $k) (local.get $cap)))
+        (local.set $q (local.get $p))
+        (block $found
+          (loop $find
+            (br_if $stop (i32.ge_u (local.get $q) (local.get $end)))
+            (local.set $m (i8x16.bitmask (i8x16.eq (v128.load (local.get $q)) (i8x16.splat (i32.const 10)))))
+            (if (local.get $m)
+              (then
+                (local.set $nl (i32.add (local.get $q) (i32.ctz (local.get $m))))
+                (br_if $stop (i32.ge_u (local.get $nl) (local.get $end)))
+                (br $found)))
+            (local.set $q (i32.add (local.get $q) (i32.const 16)))
+            (br $find)))
+        ;; The line's start: a level stated without a word.
+        (local.set $v (i32.load8_u offset=133120 (i32.load16_u (local.get $p))))
+        (if (local.get $v)
+          (then
+            (br_if $stop (i32.eq (local.get $v) (i32.const 1)))
+            (br_if $stop (i32.eq (i32.load8_u offset=2 (local.get $p)) (local.get $v)))))
+        ;; Each three bytes in the line that may anchor a word (a pair that anchors a group, and a third byte one of its
+        ;; words has after it): a word of the group around them stops the run.
+        (local.set $i (local.get $p))
+        (block $clean
+          (loop $pairs
+            (br_if $clean (i32.ge_u (local.get $i) (local.get $nl)))
+            (local.set $v (i32.load8_u offset=67584 (i32.load16_u (local.get $i))))
+            (if (local.get $v)
+              (then
+                (if (i32.load8_u offset=198656 (i32.add (i32.shl (local.get $v) (i32.const 8)) (i32.load8_u offset=2 (local.get $i))))
+                  (then (br_if $stop (call $holds (local.get $i) (local.get $p) (local.get $nl) (local.get $v)))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $pairs)))
+        (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))) (i32.sub (local.get $p) (local.get $base)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $p (i32.add (local.get $nl) (i32.const 1)))
+        (br $lines)))
+    (global.set $pos (local.get $p))
+    (local.get $k))
+
+  ;; 1 when a word of group $g, its anchor at byte $i, lies within the line [$s, $e), any ASCII case. A word whose
+  ;; length has its high bit set is pino's level key: it counts only when the value after it (past white space, `:`
+  ;; and non-ASCII bytes) starts with a digit from 4 up.
+  (func $holds (param $i i32) (param $s i32) (param $e i32) (param $g i32) (result i32)
+    (local $w i32) (local $n i32) (local $at i32) (local $len i32) (local $j i32) (local $c i32)
+    (local.set $w (i32.add (i32.const 265472) (i32.shl (i32.load16_u offset=264448 (i32.shl (local.get $g) (i32.const 2))) (i32.const 5))))
+    (local.set $n (i32.load16_u offset=264450 (i32.shl (local.get $g) (i32.const 2))))
+    (block $none
+      (loop $words
+        (br_if $none (i32.eqz (local.get $n)))
+        (local.set $at (i32.sub (local.get $i) (i32.load8_u (local.get $w))))
+        (local.set $len (i32.load8_u offset=1 (local.get $w)))
+        (block $next
+          (br_if $next (i32.lt_u (local.get $at) (local.get $s)))
+          (br_if $next (i32.gt_u (i32.add (local.get $at) (i32.and (local.get $len) (i32.const 0x7f))) (local.get $e)))
+          (local.set $j (i32.const 0))
+          (loop $bytes
+            (if (i32.ge_u (local.get $j) (i32.and (local.get $len) (i32.const 0x7f)))
+              (then
+                (if (i32.lt_u (local.get $len) (i32.const 0x80)) (then (return (i32.const 1))))
+                (local.set $j (i32.add (local.get $at) (i32.and (local.get $len) (i32.const 0x7f))))
+                (block $value
+                  (loop $skip
+                    (br_if $value (i32.ge_u (local.get $j) (local.get $e)))
+                    (local.set $c (i32.load8_u (local.get $j)))
+                    (br_if $value
+                      (i32.eqz
+                        (i32.or
+                          (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 5)) (i32.ge_u (local.get $c) (i32.const 0x80)))
+                          (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x3a))))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                    (br $skip)))
+                (br_if $next (i32.ge_u (local.get $j) (local.get $e)))
+                (local.set $c (i32.load8_u (local.get $j)))
+                (br_if $next (i32.gt_u (i32.sub (local.get $c) (i32.const 0x34)) (i32.const 5)))
+                (return (i32.const 1))))
+            (br_if $next
+              (i32.ne
+                (i32.load8_u offset=264192 (i32.load8_u (i32.add (local.get $at) (local.get $j))))
+                (i32.load8_u offset=2 (i32.add (local.get $w) (local.get $j)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $bytes)))
+        (local.set $w (i32.add (local.get $w) (i32.const 32)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $words)))
+    (i32.const 0))
 )

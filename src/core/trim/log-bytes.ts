@@ -65,6 +65,16 @@ export function useLineKernel(mode: 'auto' | 'always' | 'never'): void {
   kernelMode = mode;
 }
 
+let quietMode = true;
+
+/**
+ * For tests and the bench: let the line kernel count the lines that hold no trigger (triggers.ts) without decoding
+ * them (the default), or decode every line it does not take by shape.
+ */
+export function useTriggerFilter(on: boolean): void {
+  quietMode = on;
+}
+
 /** One chunk of the file being read: its bytes and where its lines start (relative to the chunk). */
 interface Chunk {
   buf: Buffer;
@@ -150,6 +160,21 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
     // The kernel takes the run of lines that repeat the last info line's shape: info lines, counted at once.
     if (kernel?.ready) {
       const k = kernel.take(p, end);
+      if (k > 0) {
+        if (chunk.lines + k > chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + k);
+        chunk.starts.set(kernel.starts.subarray(0, k), chunk.lines);
+        chunk.lines += k;
+        const next = kernel.at;
+        for (let m = (Math.floor(line / EVERY) + 1) * EVERY; m <= line + k; m += EVERY) index.starts.push(chunk.at + (m - line < k ? kernel.starts[m - line] : next));
+        line += k;
+        infos += k;
+        p = next;
+      }
+    }
+    // Then the run of lines that hold no trigger (triggers.ts): info lines of any shape, also counted at once
+    // (unless a stack is open: its frames are read line by line).
+    if (kernel && quietMode && (infos !== 0 || !sink.inStack)) {
+      const k = kernel.quiet(p, end);
       if (k > 0) {
         if (chunk.lines + k > chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + k);
         chunk.starts.set(kernel.starts.subarray(0, k), chunk.lines);

@@ -214,14 +214,36 @@ function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, refe
  * that merged `deny(1) network-outbound …` and `deny(1) file-read-data …` shows both.
  */
 export function variantSites(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
+  let byGroup = poolVariants.get(pool);
+  if (!byGroup) poolVariants.set(pool, (byGroup = new Map()));
+  const key = `${max}`;
+  let known = byGroup.get(g)?.get(key);
+  if (!known) {
+    known = variantsOf(g, pool, max);
+    const forGroup = byGroup.get(g) ?? new Map<string, ErrorSite[]>();
+    forGroup.set(key, known);
+    byGroup.set(g, forGroup);
+  }
+  return known;
+}
+
+/** variantSites, made once per pool, group and cap (every candidate render asks again). */
+const poolVariants = new WeakMap<Pool, Map<ErrorGroup, Map<string, ErrorSite[]>>>();
+
+function variantsOf(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
   const seen = new Set<string>();
   let first: string[] | undefined;
   const found: { site: ErrorSite; differ: number }[] = [];
+  const wordings = wordingsOf(pool);
   for (const site of g.sites) {
-    const line = pool.lines.get(site.index);
-    if (line === undefined) continue;
-    const words = wording(line);
-    const key = words.join(' ');
+    let w = wordings.get(site.index);
+    if (w === undefined) {
+      const line = pool.lines.get(site.index);
+      if (line === undefined) continue;
+      const words = wording(line);
+      wordings.set(site.index, (w = { words, key: words.join(' ') }));
+    }
+    const { words, key } = w;
     if (seen.has(key)) continue;
     seen.add(key);
     if (!first) first = words;
@@ -232,6 +254,18 @@ export function variantSites(g: ErrorGroup, pool: Pool, max: number): ErrorSite[
     .sort((a, b) => b.differ - a.differ || a.site.index - b.site.index)
     .slice(0, max)
     .map((x) => x.site);
+}
+
+/**
+ * Each pool line's wording, made once per pool: every candidate render (the budget's binary searches) asks for the
+ * variants of the same sites again.
+ */
+const poolWordings = new WeakMap<Pool, Map<number, { words: string[]; key: string }>>();
+
+function wordingsOf(pool: Pool): Map<number, { words: string[]; key: string }> {
+  let map = poolWordings.get(pool);
+  if (!map) poolWordings.set(pool, (map = new Map()));
+  return map;
 }
 
 /** Positions where two wordings differ (and the difference in length). */
@@ -280,23 +314,18 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
   }
   const order = orderOf(pool);
   const keep = new Uint8Array(order.indices.length);
+  const repeatsInPlace = d.repeats === 'lines' && d.firsts === undefined;
   for (let k = 0; k < keep.length; k++) {
-    const kept = order.reasons[k].some((r) => {
-      if (!withContext.has(r.site)) return r.kind === 'self' && (variants.has(r.site) || (d.repeats === 'lines' && d.firsts === undefined));
-      switch (r.kind) {
-        case 'self':
-          return true;
-        case 'window':
-          return r.rank <= d.window;
-        case 'stack':
-          return r.rank <= d.stack;
-        case 'cause':
-          return d.stack > 0;
-        case 'corr':
-          return false;
+    // A plain loop (this runs over the whole pool for every candidate render).
+    for (const r of order.reasons[k]) {
+      const kept = !withContext.has(r.site)
+        ? r.kind === 'self' && (repeatsInPlace || variants.has(r.site))
+        : r.kind === 'self' || (r.kind === 'window' ? r.rank <= d.window : r.kind === 'stack' ? r.rank <= d.stack : r.kind === 'cause' && d.stack > 0);
+      if (kept) {
+        keep[k] = 1;
+        break;
       }
-    });
-    if (kept) keep[k] = 1;
+    }
   }
   const top = verbatim[0].sites[0].id;
   const corrFor = (site: number) => withContext.has(site) && (d.corrScope !== 'top' || site === top);
