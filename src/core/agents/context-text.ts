@@ -1,5 +1,5 @@
 import type { Assembly } from '../chain/assemble';
-import { num } from '../report/trace';
+import { num, renderShortTrace } from '../report/trace';
 
 /**
  * The budgeted context as an agent receives it through MCP or a hook: the request's user-side messages in request
@@ -7,11 +7,18 @@ import { num } from '../report/trace';
  * tool output, then the task), followed by the trace. The system instructions and tool definitions are the
  * assembler's own and are left out: the agent has its own. The trace describes the whole request as assembled.
  */
-export function contextText(assembly: Assembly, options: { trace?: boolean } = {}): string {
+export function contextText(assembly: Assembly, options: { trace?: boolean | 'short' } = {}): string {
   const messages = assembly.neutral.messages.map((m) => m.content).filter((c) => c.trim() !== '');
   const body = messages.join('\n\n');
   const head = `[Context Control] ${statusLine(assembly)} System instructions and tool definitions are counted in the trace but not repeated here.`;
-  return options.trace === false ? `${head}\n\n${body}\n` : `${head}\n\n${body}\n\n${assembly.trace.trimEnd()}\n`;
+  if (options.trace === false) return `${head}\n\n${body}\n`;
+  const trace = options.trace === 'short' ? renderShortTrace(assembly.manifest).text : assembly.trace;
+  return `${head}\n\n${body}\n\n${trace.trimEnd()}\n`;
+}
+
+/** The context with the short trace (budget and final request), and how many trace rows it leaves out. */
+export function shortContextText(assembly: Assembly): { text: string; left: number } {
+  return { text: contextText(assembly, { trace: 'short' }), left: renderShortTrace(assembly.manifest).left };
 }
 
 /** One line: the final count against max_input, and what was selected, rejected, trimmed, offloaded, indexed. */

@@ -78,7 +78,7 @@ export function sizedAssembly(run: (maxInput?: number) => ToolAnswer, requested:
     if (answer.text.length + note.length + 1 <= limit.maxChars) return { ...answer, text: `${note}\n${answer.text}` };
   }
   // The smallest budget still too long: the trace's rows go before any of the context (the manifest keeps them all).
-  const short = shortTrace(answer.text);
+  const short = answer.short?.() ?? { text: answer.text, left: 0 };
   if (short.left > 0) {
     const at = answer.manifest?.budget.max_input;
     const sized = at !== undefined && at !== from ? `; assembled at max_input ${num(at)} instead of ${num(from ?? at)} tokens` : '';
@@ -86,27 +86,6 @@ export function sizedAssembly(run: (maxInput?: number) => ToolAnswer, requested:
     if (short.text.length + note.length + 1 <= limit.maxChars) return { ...answer, text: `${note}\n${short.text}` };
   }
   return { ...answer, text: cutChars(answer.text, limit) };
-}
-
-/** The sections of the trace an answer keeps when its rows do not fit: the budget at the top, the final request. */
-const KEPT_SECTIONS = ['MODEL REQUEST BUDGET', 'FINAL REQUEST'];
-
-/**
- * An answer whose trace (from its `MODEL REQUEST BUDGET` heading on) keeps only the budget and the final request;
- * `left` counts the rows of the other sections (0: no trace found, the text unchanged).
- */
-export function shortTrace(text: string): { text: string; left: number } {
-  const at = text.indexOf(`\n${KEPT_SECTIONS[0]}\n`);
-  if (at < 0) return { text, left: 0 };
-  const sections = text.slice(at + 1).split(/\n(?=[A-Z][A-Z ]+\n)/);
-  let left = 0;
-  const kept = sections.filter((section) => {
-    const [heading, ...rows] = section.split('\n');
-    if (KEPT_SECTIONS.includes(heading)) return true;
-    left += rows.filter((r) => r.trim() !== '').length;
-    return false;
-  });
-  return { text: `${text.slice(0, at + 1)}${kept.join('\n')}`, left };
 }
 
 const NOTE_ROOM = 400;

@@ -10,7 +10,7 @@ import type { Snapshot } from '../sources/snapshot';
 import { taskFile } from '../sources/task-file';
 import { counterFor, type Tokenizer } from '../tokens';
 import { redactOutput } from '../redact/output';
-import { contextText } from './context-text';
+import { contextText, shortContextText } from './context-text';
 import { wrapToolAnswer } from './tool-answer';
 import { cutAnswer } from './read-only-answer';
 import { rankSearch, searchHead, SEARCH_PER_FILE, type FileMatches } from './search-rank';
@@ -31,6 +31,8 @@ export interface ToolAnswer {
   isError: boolean;
   /** assemble_context: the manifest of the request, for the "last manifest" resource. */
   manifest?: Manifest;
+  /** assemble_context: the same answer with the trace cut to its budget and final request (`left`: rows left out). */
+  short?: () => { text: string; left: number };
 }
 
 export interface AssembleArgs {
@@ -88,7 +90,11 @@ export function assembleContext(engine: ChainEngine, args: AssembleArgs): ToolAn
     }
     const snapshot = engine.load({ task: taskArg(root, args.task), cwd: root, policy });
     const assembly = engine.assemble(snapshot);
-    return { text: redactOutput(contextText(assembly)), isError: false, manifest: assembly.manifest };
+    const short = () => {
+      const { text, left } = shortContextText(assembly);
+      return { text: redactOutput(text), left };
+    };
+    return { text: redactOutput(contextText(assembly)), isError: false, manifest: assembly.manifest, short };
   });
 }
 

@@ -48,16 +48,46 @@ export function rejectedGroups(rejected: readonly { reason: string }[]): { reaso
   return [...groups.values()];
 }
 
+/** A section of the trace: its heading and its rows. */
+interface TraceSection {
+  heading: string;
+  rows: string[];
+}
+
+/** The whole trace: every section, in order. */
 export function renderTrace(m: Manifest): string {
-  const out: string[] = [];
+  return joinSections(traceSections(m));
+}
+
+/** The sections a short trace keeps: the budget at the top and the final request. */
+const SHORT_SECTIONS = ['MODEL REQUEST BUDGET', 'FINAL REQUEST'];
+
+/**
+ * The trace with only its budget and its final request, for an answer that must be short (an agent's tool answer
+ * over the client's limit); `left` counts the rows of the other sections, all of which stay in the manifest.
+ */
+export function renderShortTrace(m: Manifest): { text: string; left: number } {
+  const sections = traceSections(m);
+  const left = sections.filter((x) => !SHORT_SECTIONS.includes(x.heading)).reduce((n, x) => n + x.rows.length, 0);
+  return { text: joinSections(sections.filter((x) => SHORT_SECTIONS.includes(x.heading))), left };
+}
+
+function joinSections(sections: TraceSection[]): string {
+  return sections.map((x) => [x.heading, ...x.rows].join('\n')).join('\n\n') + '\n';
+}
+
+function traceSections(m: Manifest): TraceSection[] {
+  const sections: TraceSection[] = [];
+  let out: string[] = [];
+  const section = (heading: string) => sections.push({ heading, rows: (out = []) });
   const b = m.budget;
-  out.push('MODEL REQUEST BUDGET');
+  section('MODEL REQUEST BUDGET');
   out.push(`  Maximum input          ${right(num(b.max_input), 7)}`);
   out.push(`  Mandatory blocks       ${right(num(b.mandatory), 7)}  (${mandatoryBreakdown(m)})`);
   out.push(`  Available for context  ${right(num(b.max_input - b.mandatory), 7)}`);
   out.push(`  Model                  ${m.model} (${m.encoding}${m.encoding_approximate ? ', approximate' : ''}, ${m.shape} shape)`);
 
-  out.push('', 'TOOL OUTPUT');
+  section('TOOL OUTPUT');
   const tools = m.selected.filter((s) => s.kind === 'tool_result');
   const trimmedBySource = new Map(m.trimmed.map((t) => [t.source, t]));
   const offloaded = new Set(m.offloaded.map((o) => o.source));
@@ -73,7 +103,7 @@ export function renderTrace(m: Manifest): string {
   for (const t of m.trimmed.filter((t) => !tools.some((s) => s.source === t.source))) out.push(`  ${t.source.padEnd(28)} DROPPED   ${t.reason}`);
   if (tools.length === 0 && m.offloaded.length === 0 && m.trimmed.length === 0) out.push('  (none)');
 
-  out.push('', 'SESSION');
+  section('SESSION');
   const s = m.session;
   const w = Math.max(2, String(s.stored).length);
   out.push(`  ${right(s.stored, w)} stored events`);
@@ -84,7 +114,7 @@ export function renderTrace(m: Manifest): string {
   if (sum?.status === 'accepted') out.push(`  summary of ${sum.range}: ${num(sum.tokens_before)} → ${num(sum.tokens_after ?? 0)} tokens, ${sum.label}`);
   if (sum?.status === 'rejected') out.push(`  summary of ${sum.range} REJECTED, raw events kept: ${(sum.reasons ?? []).join('; ')}`);
 
-  out.push('', 'DOCUMENTS');
+  section('DOCUMENTS');
   const docKinds = new Set(['document', 'decision', 'source_code']);
   const row = (source: string, verdict: string, detail: string) => out.push(`  ${source.padEnd(44)} ${verdict.padEnd(9)} ${detail}`.trimEnd());
   for (const d of m.selected.filter((x) => docKinds.has(x.kind))) row(d.source, 'SELECTED', `${num(d.tokens ?? 0)} tokens, ${d.reason}`);
@@ -98,19 +128,19 @@ export function renderTrace(m: Manifest): string {
   for (const d of m.degraded) row(d.source, 'DEGRADED', d.reason);
 
   if (m.warnings.length > 0) {
-    out.push('', 'WARNINGS');
+    section('WARNINGS');
     for (const w of m.warnings) out.push(`  ${[w.source, w.line, w.column].filter((x) => x !== undefined).join(':')}: ${w.message}`);
   }
 
   if (m.redactions?.length) {
-    out.push('', 'REDACTIONS (secrets replaced by [REDACTED:rule], not sent)');
+    section('REDACTIONS (secrets replaced by [REDACTED:rule], not sent)');
     for (const r of m.redactions) out.push(`  ${[r.source, r.line].filter((x) => x !== undefined).join(':')}  ${r.rule}  (${r.stage})`);
   }
 
-  out.push('', 'FINAL REQUEST');
+  section('FINAL REQUEST');
   out.push(`  ${num(b.final)} / ${num(b.max_input)} tokens  (${num(m.request_bytes)} bytes)`);
   const zones = Object.entries(m.zones).filter(([, n]) => n > 0).map(([z, n]) => `${z} ${num(n)}`);
   if (b.overhead !== undefined) out.push(`  ${[...zones, `overhead ${num(b.overhead)}`].join(' + ')}; free ${num(b.free)}`);
   if (m.cache) out.push(`  stable prefix ${num(m.cache.prefix_tokens)} tokens (${m.cache.prefix_hash})${m.cache.changed === undefined ? '' : m.cache.changed ? ', CHANGED since the previous call' : ', unchanged since the previous call'}`);
-  return out.join('\n') + '\n';
+  return sections;
 }

@@ -5,10 +5,12 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, shortTrace, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/mcp-answer-size';
+import { answerLimit, codexAnswerChars, cutChars, mcpClientOf, sizedAssembly, CODEX_DEFAULT_ANSWER_CHARS } from '../../../src/core/agents/mcp-answer-size';
 import type { ToolAnswer } from '../../../src/core/agents/workspace-tools';
 import type { Manifest } from '../../../src/core/report/manifest';
-import { num } from '../../../src/core/report/trace';
+import { num, renderShortTrace } from '../../../src/core/report/trace';
+import { ContextEngine } from '../../../src/core/engine';
+import { diskHost } from '../../../src/host/disk';
 import { EXAMPLE, REPO } from '../helpers';
 
 /** A fake assembly: `perToken` characters of text for each token of budget, so the size follows max_input. */
@@ -90,20 +92,36 @@ describe('agents: an answer keeps its trace short before it is cut', () => {
   const trace = ['MODEL REQUEST BUDGET', '  Maximum input            2 248', '', 'DOCUMENTS', '  a.md  REJECTED  superseded', '  b.md  REJECTED  unrelated', '', 'SESSION', '  24 stored events', '', 'FINAL REQUEST', '  2 207 / 2 248 tokens'].join('\n');
   const text = `[Context Control] Context budget: 2 207 of 2 248 tokens\n\n<working-context>\n</working-context>\n\n${trace}\n`;
 
-  it('keeps the budget and the final request, and counts the rows left out', () => {
-    const short = shortTrace(text);
-    assert.equal(short.left, 3);
-    assert.equal(short.text, `[Context Control] Context budget: 2 207 of 2 248 tokens\n\n<working-context>\n</working-context>\n\nMODEL REQUEST BUDGET\n  Maximum input            2 248\n\nFINAL REQUEST\n  2 207 / 2 248 tokens\n`);
-    assert.deepEqual(shortTrace('no trace here'), { text: 'no trace here', left: 0 });
-  });
-
   it('sized to its limit with the short trace when the smallest budget is still too long, and says so', () => {
     const padded = text.replace('DOCUMENTS\n', `DOCUMENTS\n${'  c.md  REJECTED  not relevant\n'.repeat(40)}`);
     const limit = { client: 'codex' as const, maxChars: 600, label: 'Codex keeps 600' };
-    const answer = { text: padded, isError: false, manifest: { budget: { max_input: 2248 } } as unknown as Manifest };
+    // The short form comes from the manifest (renderShortTrace); here, the text it gives for this trace.
+    const shortText = `[Context Control] Context budget: 2 207 of 2 248 tokens\n\n<working-context>\n</working-context>\n\nMODEL REQUEST BUDGET\n  Maximum input            2 248\n\nFINAL REQUEST\n  2 207 / 2 248 tokens\n`;
+    const answer = { text: padded, isError: false, manifest: { budget: { max_input: 2248 } } as unknown as Manifest, short: () => ({ text: shortText, left: 43 }) };
     const out = sizedAssembly(() => answer, undefined, limit);
     assert.ok(out.text.length <= 600, `${out.text.length}`);
     assert.equal(out.text.split('\n')[0], `[Context Control] Sized for the client: Codex keeps 600; the trace keeps its budget and its final request (43 rows left out, all in the manifest) (${num(padded.length)} characters at first).`);
-    assert.match(out.text, /\nFINAL REQUEST\n {2}2 207 \/ 2 248 tokens\n$/);
+    assert.equal(out.text.slice(out.text.indexOf('\n') + 1), shortText);
+  });
+
+  it('on the example, a 10 000-character limit: the smallest budget that assembles is still too long, so the trace is the manifest\'s short form', () => {
+    const engine = new ContextEngine(diskHost, EXAMPLE);
+    const limit = { client: 'codex' as const, maxChars: 10_000, label: `Codex keeps ${num(10_000)}` };
+    const out = sizedAssembly((max) => engine.tools.assembleContext({ task: 'ticket.md', max_input: max }), undefined, limit);
+    assert.ok(out.text.length <= 10_000, `${out.text.length}`);
+    const short = renderShortTrace(out.manifest!);
+    assert.ok(short.left > 0);
+    const [note, ...rest] = out.text.split('\n');
+    assert.match(note, new RegExp(`^\\[Context Control\\] Sized for the client: Codex keeps ${num(10_000)}; the trace keeps its budget and its final request \\(${short.left} rows left out, all in the manifest\\); assembled at max_input ${num(out.manifest!.budget.max_input)} instead of ${num(11_000)} tokens`));
+    const text = rest.join('\n');
+    assert.ok(text.endsWith(`\n\n${short.text}`), 'the answer ends with the short trace');
+    assert.ok(!/\nDOCUMENTS\n|\nSESSION\n|\nTOOL OUTPUT\n/.test(text), 'no other section of the trace');
+  });
+
+  it('without a short form (a hook\'s context, no trace) the answer is cut with its notice', () => {
+    const limit = { client: 'codex' as const, maxChars: 200, label: 'Codex keeps 200' };
+    const out = sizedAssembly(() => ({ text: text.repeat(3), isError: false }), undefined, limit);
+    assert.ok(out.text.length <= 200, `${out.text.length}`);
+    assert.match(out.text, /\[cut: \d+ of \d+ lines kept .*Codex keeps 200\./);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Manifest } from '../../../src/core/report/manifest';
-import { MAX_REJECTED_ROWS, rejectedGroups, renderTrace, SHOWN_REJECTED_ROWS } from '../../../src/core/report/trace';
+import { MAX_REJECTED_ROWS, rejectedGroups, renderShortTrace, renderTrace, SHOWN_REJECTED_ROWS } from '../../../src/core/report/trace';
 import { emptyDecisions, type Decision } from '../../../src/core/types';
 
 const manifest = (rejected: Decision[]): Manifest => ({
@@ -30,6 +30,18 @@ const notes = (n: number): Decision[] =>
   }));
 
 describe('the trace (report/trace.ts)', () => {
+  it('the short trace is the whole trace\'s budget and final request, and counts the rows of the other sections', () => {
+    const m = manifest(notes(3));
+    const whole = renderTrace(m);
+    const sections = whole.trimEnd().split('\n\n');
+    assert.deepEqual(sections.map((x) => x.split('\n')[0]), ['MODEL REQUEST BUDGET', 'TOOL OUTPUT', 'SESSION', 'DOCUMENTS', 'FINAL REQUEST']);
+    const short = renderShortTrace(m);
+    assert.equal(short.text, `${sections[0]}\n\n${sections[4]}\n`);
+    // TOOL OUTPUT "(none)", four SESSION rows, three REJECTED rows.
+    assert.equal(short.left, 1 + 4 + 3);
+  });
+
+
   it(`lists up to ${MAX_REJECTED_ROWS} rejected files one by one`, () => {
     const trace = renderTrace(manifest(notes(MAX_REJECTED_ROWS)));
     assert.equal(trace.split('\n').filter((l) => / REJECTED /.test(l)).length, MAX_REJECTED_ROWS);
