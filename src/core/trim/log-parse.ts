@@ -110,6 +110,14 @@ export function shortMessage(line: string): string {
   if (line.charCodeAt(0) === 123) return messageOf(line);
   const end = levelColumnEnd(line);
   if (end !== undefined) {
+    // A level inside a bracketed prefix (Chromium's `[24019:775:0701/114930.458:WARNING:dns_config_service_posix.cc(306)]`)
+    // is part of that prefix: the message keeps the whole bracket, which names the file and line.
+    const open = line.lastIndexOf('[', end - 1);
+    const inner = open >= 0 ? line.slice(open + 1, end) : '';
+    if (open >= 0 && !/[\s\]]/.test(inner) && !/^[A-Za-z]+:?$/.test(inner) && /^[^\s\]]*\]/.test(line.slice(end))) {
+      const bracketed = messageOf(line.slice(open));
+      if (bracketed) return bracketed;
+    }
     const rest = messageOf(line.slice(end)).replace(AFTER_LEVEL, '');
     if (rest) return rest;
   }
