@@ -41,6 +41,20 @@ export function clipLine(line: string, max: number): string {
   return `${line.slice(0, head)} …[${cut} chars clipped]… ${line.slice(from)}`;
 }
 
+/**
+ * A log line too long for `max`: its long paths shortened to their first and last parts first
+ * (`/System/…/com.apple.Safari.SearchHelper`: the words around them say more than the middle of a path), then
+ * clipped if still too long.
+ */
+export function clipLogLine(line: string, max: number): string {
+  if (max <= 0 || line.length <= max) return line;
+  const squeezed = line.replace(LONG_PATH, (path: string, first: string, last: string) => (path.length - first.length - last.length > 8 ? `${first}/…/${last}` : path));
+  return clipLine(squeezed, max);
+}
+
+/** A path of four parts or more: its first part (with a scheme and host, if any) and its last. */
+const LONG_PATH = /((?:[A-Za-z][\w+.-]*:\/\/[^\s/"'<>]+)?\/[^\s/"'<>]+)(?:\/[^\s/"'<>]+){2,}\/([^\s/"'<>]+)/g;
+
 export function omitted(n: number, what = 'lines omitted'): string {
   return `${MARK}${n} ${what}`;
 }
