@@ -30,6 +30,9 @@ describe('templates: what is a variable (Loghub Proxifier, Mac)', () => {
     assert.equal(templateText(miner.clusters[1]), '(<*>) error : A connection request was canceled before the completion.');
     // key=value with a plain key keeps its key; a file and line (`Foo.java:12`) was and stays one variable.
     assert.deepEqual(maskTokens('user=root port:22 (Foo.java:12)'), ['user=root', 'port:<*>', '(<*>)']);
+    // A code name with a number after its dot keeps its name: two callbacks are two wordings, not one `<*>`.
+    assert.deepEqual(maskTokens('tcp_connection_tls_session_handle_read_error.790 error 60'), ['tcp_connection_tls_session_handle_read_error.<*>', 'error', '<*>']);
+    assert.deepEqual(maskTokens('WebContent.32502 node.7 v1.2'), ['WebContent.<*>', '<*>', '<*>']);
   });
 });
 
