@@ -148,11 +148,13 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   let effectiveCap = cap;
   const free = filled.value.left;
   for (let round = 0; round < GROWTH_ROUNDS && policy.zones.tool_results.grow !== false; round++) {
-    const used = Math.max(effectiveCap, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0));
+    // The first round grows from the cap; the next from what the outputs took (a share they left unused is room again).
+    const took = offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0);
+    const used = round === 0 ? Math.max(effectiveCap, took) : took;
     // After the first round, the room is what the request as counted leaves (the fill's figure does not count the envelope's escaping).
     const left = round === 0 ? filled.value.left : Math.min(filled.value.left, max - counter.count([...(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks), ...filled.value.selected.map(exact)]));
     const zone = grownZone(used, left, trimmed.value);
-    if (zone === undefined) break;
+    if (zone === undefined || zone <= effectiveCap) break;
     const grownPolicy = { ...policy, zones: { ...policy.zones, tool_results: { ...policy.zones.tool_results, max_tokens: zone } } };
     const again = trimTools(grownPolicy);
     const refilled = fillWith(again.value, zone);

@@ -71,6 +71,9 @@ describe('sixteen different logs in one workspace, default policy', () => {
     assert.match(grown!.message, new RegExp(`^tool-results zone grown from 1500 to ${total} tokens into the \\d+ tokens the fill left free, so that tool output and logs send more of their evidence \\(errors first\\)$`));
     assert.ok(total > 2500, `${total}`);
     assert.ok(result.manifest.budget.final <= 11000);
+    // A second round grows into what the first left (outputs under their share, the held-back margin): one round
+    // left 679 of the 11 000 tokens free here.
+    assert.ok(result.manifest.budget.max_input - result.manifest.budget.final < 600, `${result.manifest.budget.final}`);
   });
 
   it('every log with errors has at least its most important template in the request, with its count', () => {
