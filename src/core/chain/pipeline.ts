@@ -29,6 +29,14 @@ import { retrim, trimToolOutputs, type TrimInput } from './trim';
 import type { RelevanceIndex } from '../relevance/index';
 import { rankBlocks } from '../relevance/stage';
 
+/** Whether a trimmed output left error or warning templates out (only then is another round of growth worth a trim). */
+function templatesLeftOut(trimmed: Decision[] | undefined): boolean {
+  return (trimmed ?? []).some((d) => {
+    const c = d.templates as { errors: number; warnings: number; kept_errors: number; kept_warnings: number } | undefined;
+    return c !== undefined && c.kept_errors + c.kept_warnings < c.errors + c.warnings;
+  });
+}
+
 export interface AssembleOptions {
   model?: string;
   shape?: WireShape;
@@ -154,7 +162,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     // After the first round, the room is what the request as counted leaves (the fill's figure does not count the envelope's escaping).
     const left = round === 0 ? filled.value.left : Math.min(filled.value.left, max - counter.count([...(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks), ...filled.value.selected.map(exact)]));
     const zone = grownZone(used, left, trimmed.value);
-    if (zone === undefined || zone <= effectiveCap) break;
+    if (zone === undefined || zone <= effectiveCap || (round > 0 && !templatesLeftOut(trimmed.decisions.trimmed))) break;
     const grownPolicy = { ...policy, zones: { ...policy.zones, tool_results: { ...policy.zones.tool_results, max_tokens: zone } } };
     const again = trimTools(grownPolicy);
     const refilled = fillWith(again.value, zone);
