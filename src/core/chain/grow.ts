@@ -27,6 +27,9 @@ export function grownZone(zone: number, left: number, toolBlocks: Block[]): numb
 
 export const GROWTH_MARGIN = 0.03;
 
+/** Rounds of growth: the second takes what the first left (outputs trimmed under their share, the held-back margin). */
+export const GROWTH_ROUNDS = 2;
+
 /** The reason the manifest gives for the grown zone (a warning: the policy's cap was passed, on purpose). */
 export function growthMessage(from: number, to: number, left: number): string {
   return `tool-results zone grown from ${from} to ${to} tokens into the ${left} tokens the fill left free, so that tool output and logs send more of their evidence (errors first)`;

@@ -16,7 +16,7 @@ import { collect } from './collect';
 import { enforce, isProtected } from './enforce';
 import { fill } from './fill';
 import { commitNote, indexBlock, indexBudgetOf, isIndexable, leftOutOfIndex, summaryText, withinIndexBudget } from './index-block';
-import { grownZone, growthMessage } from './grow';
+import { GROWTH_ROUNDS, grownZone, growthMessage } from './grow';
 import { prune } from './prune';
 import { Stopwatch } from './stopwatch';
 import { applyOverrides, excludeToolOutputs, includeToolOutputs, refuseOverflowingIncludes } from './overrides';
@@ -28,6 +28,14 @@ import { offloadToolResults } from './offload';
 import { retrim, trimToolOutputs, type TrimInput } from './trim';
 import type { RelevanceIndex } from '../relevance/index';
 import { rankBlocks } from '../relevance/stage';
+
+/** Whether a trimmed output left error or warning templates out (only then is another round of growth worth a trim). */
+function templatesLeftOut(trimmed: Decision[] | undefined): boolean {
+  return (trimmed ?? []).some((d) => {
+    const c = d.templates as { errors: number; warnings: number; kept_errors: number; kept_warnings: number } | undefined;
+    return c !== undefined && c.kept_errors + c.kept_warnings < c.errors + c.warnings;
+  });
+}
 
 export interface AssembleOptions {
   model?: string;
@@ -144,22 +152,27 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   let filled = fillWith(trimmed.value, cap);
   // The evidence zone grows into the room the fill left (chain/grow.ts): trimmed again to the zone plus that room,
   // then filled again; kept only if every other block the first fill placed is still placed.
-  const used = Math.max(cap, offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0));
-  const free = filled.value.left;
-  const zone = grownZone(used, free, trimmed.value);
+  // A second round grows into what the first left (outputs trimmed below their share, the margin it held back).
   let effectiveCap = cap;
-  if (zone !== undefined && policy.zones.tool_results.grow !== false) {
+  const free = filled.value.left;
+  for (let round = 0; round < GROWTH_ROUNDS && policy.zones.tool_results.grow !== false; round++) {
+    // The first round grows from the cap; the next from what the outputs took (a share they left unused is room again).
+    const took = offload.value.tokens + trimmed.value.reduce((n, b) => n + b.tokens, 0);
+    const used = round === 0 ? Math.max(effectiveCap, took) : took;
+    // After the first round, the room is what the request as counted leaves (the fill's figure does not count the envelope's escaping).
+    const left = round === 0 ? filled.value.left : Math.min(filled.value.left, max - counter.count([...(disclosedIndex ? [...protectedBlocks, disclosedIndex] : protectedBlocks), ...filled.value.selected.map(exact)]));
+    const zone = grownZone(used, left, trimmed.value);
+    if (zone === undefined || zone <= effectiveCap || (round > 0 && !templatesLeftOut(trimmed.decisions.trimmed))) break;
     const grownPolicy = { ...policy, zones: { ...policy.zones, tool_results: { ...policy.zones.tool_results, max_tokens: zone } } };
     const again = trimTools(grownPolicy);
     const refilled = fillWith(again.value, zone);
     const others = (f: typeof filled) => new Set(f.value.selected.filter((b) => b.kind !== 'tool_result').map((b) => b.id));
     const before = others(filled);
     const after = others(refilled);
-    if ([...before].every((id) => after.has(id))) {
-      filled = refilled;
-      effectiveCap = zone;
-      trimmed = { value: again.value, decisions: { ...again.decisions, warnings: [...(again.decisions.warnings ?? []).filter((w) => w.source !== 'zones.tool_results'), { source: 'zones.tool_results', message: growthMessage(cap, zone, free) }] } };
-    }
+    if (![...before].every((id) => after.has(id))) break;
+    filled = refilled;
+    effectiveCap = zone;
+    trimmed = { value: again.value, decisions: { ...again.decisions, warnings: [...(again.decisions.warnings ?? []).filter((w) => w.source !== 'zones.tool_results'), { source: 'zones.tool_results', message: growthMessage(cap, zone, free) }] } };
   }
   watch.lap('fill', filled);
   refuseOverflowingIncludes(filled.value.overflow, protectedBlocks, max, reserved);

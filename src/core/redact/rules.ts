@@ -50,8 +50,11 @@ const random = (min: number) => (s: string) => entropy(s) >= min && hasDigit(s) 
  * enough. Quoted literals are judged on length and entropy; an unquoted value shaped like an identifier is a
  * variable in code unless it carries digits (`DB_PASS=hunter22`) or is long and random.
  */
-/** Paths, URLs and namespaced keys (`/oauth2/v2.0/token`, `msal.cache.encryption`): names of things, not secrets. */
-const REFERENCE = /^(?:\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)|^[A-Za-z][A-Za-z0-9]*(?:[.:][A-Za-z][A-Za-z0-9]*)+$/;
+/**
+ * Paths, URLs and namespaced keys (`/oauth2/v2.0/token`, `msal.cache.encryption`): names of things, not secrets; so is
+ * a reverse-DNS name with a path or an id after it (`com.apple.xpc.activity/4505:`, the stream a macOS log names).
+ */
+const REFERENCE = /^(?:\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)|^[A-Za-z][A-Za-z0-9]*(?:[.:][A-Za-z][A-Za-z0-9]*)+$|^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9-]*){2,}(?:\/[\w.-]+)+:?$/;
 
 /**
  * Names of code as runtimes print them, never secrets: an object id (`android.os.BinderProxy@2bd79ce`, `Foo@1a2b3c`),

@@ -11,7 +11,7 @@ export const MARK = '… ';
  * Clip a line longer than `max` characters: keep its start (where timestamps, levels and exception classes are) and
  * its end (where the message often is), with a visible marker in between saying how much went.
  */
-export function clipLine(line: string, max: number): string {
+export function clipLine(line: string, max: number, short = false): string {
   if (max <= 0 || line.length <= max) return line;
   const tail = Math.floor(max / 3);
   let head = max - tail;
@@ -38,8 +38,28 @@ export function clipLine(line: string, max: number): string {
   }
   const cut = from - head;
   if (cut <= 0) return line;
-  return `${line.slice(0, head)} …[${cut} chars clipped]… ${line.slice(from)}`;
+  // `short`: a bare `…` where rows must share little room (the figure costs tokens a template row needs).
+  return short ? `${line.slice(0, head)} … ${line.slice(from)}` : `${line.slice(0, head)} …[${cut} chars clipped]… ${line.slice(from)}`;
 }
+
+/**
+ * A log line too long for `max`: its long paths shortened to their first and last parts first
+ * (`/System/…/com.apple.Safari.SearchHelper`: the words around them say more than the middle of a path), then
+ * clipped if still too long.
+ */
+export function clipLogLine(line: string, max: number, short = false): string {
+  if (max <= 0 || line.length <= max) return line;
+  // A line many times too long is clipped as it is: what its paths would save does not matter, and the scan would cost.
+  if (line.length > SQUEEZE_CHARS) return clipLine(line, max, short);
+  const squeezed = line.replace(LONG_PATH, (path: string, first: string, last: string) => (path.length - first.length - last.length > 8 ? `${first}/…/${last}` : path));
+  return clipLine(squeezed, max, short);
+}
+
+/** A path of four parts or more: its first part (with a scheme and host, if any) and its last. */
+const LONG_PATH = /((?:\b[A-Za-z][\w+.-]{0,20}:\/\/[^\s/"'<>]+)?\/[^\s/"'<>]+)(?:\/[^\s/"'<>]+){2,}\/([^\s/"'<>]+)/g;
+
+/** Lines longer than this are clipped without shortening their paths first. */
+const SQUEEZE_CHARS = 8192;
 
 export function omitted(n: number, what = 'lines omitted'): string {
   return `${MARK}${n} ${what}`;

@@ -99,17 +99,30 @@ function unescapeJson(s: string): string {
   }
 }
 
-/** Level, process id, `---`, `[thread]` and `logger :` in front of a plain-text message (Spring, logback, log4j). */
-const PLAIN_HEADER = /^(?:[A-Z]{3,8}\s+)?(?:\d+\s+)?(?:---\s+)?(?:\[[^\]]*\]\s*)*(?:[\w$.]+\s+[:-]\s+)?/;
+/**
+ * Level, process id, `---`, `[thread]` and `logger :` in front of a plain-text message (Spring, logback, log4j). A
+ * bracket glued to the word after it (`[BluetoothHIDDeviceController]ERROR: …`) names the component: it stays.
+ */
+const PLAIN_HEADER = /^(?:[A-Z]{3,8}\s+)?(?:\d+\s+)?(?:---\s+)?(?:\[[^\]]*\](?=[\s[]|$)\s*)*(?:[\w$.]+\s+[:-]\s+)?/;
 
-/** After the level column: a separator, a logger followed by one bracketed context, a thread, a `logger:` prefix. */
-const AFTER_LEVEL = /^\s*(?:[-:|]\s+)?(?:\d+\s+---\s+)?(?:[\w$.]+\s+(?=\[))?(?:\[(?:[^[\]]|\[[^\]]*\])*\]\s*)?(?:-\s+)?(?:[\w$]+[.$][\w$.]*\s*:\s+)?/;
+/** After the level column: the bracket that closes it, a separator, a logger followed by one bracketed context, a thread, a `logger:` prefix. */
+const AFTER_LEVEL = /^\]?\s*(?:[-:|]\s+)?(?:\d+\s+---\s+)?(?:[\w$.]+\s+(?=\[))?(?:\[(?:[^[\]]|\[[^\]]*\])*\]\s*)?(?:-\s+)?(?:[\w$]+[.$][\w$.]*\s*:\s+)?/;
 
 /** The message alone, for a template's row: the line after its timestamp, level, thread and logger. */
 export function shortMessage(line: string): string {
   if (line.charCodeAt(0) === 123) return messageOf(line);
   const end = levelColumnEnd(line);
   if (end !== undefined) {
+    // A level glued to what precedes it (Chromium's `[24019:0701/114930.458:WARNING:dns_config_service_posix.cc(306)]`,
+    // `[BluetoothHIDDeviceController]ERROR:`) is part of that token: the message keeps the whole of it, which names
+    // the component, the file and the line.
+    let start = end;
+    while (start > 0 && !/\s/.test(line[start - 1])) start--;
+    const glued = /^(.*?)[A-Za-z]+\W*$/.exec(line.slice(start, end))?.[1] ?? '';
+    if ((glued.match(/[A-Za-z0-9]/g) ?? []).length >= 3) {
+      const whole = messageOf(line.slice(start));
+      if (whole) return whole;
+    }
     const rest = messageOf(line.slice(end)).replace(AFTER_LEVEL, '');
     if (rest) return rest;
   }

@@ -1,4 +1,4 @@
-import { clipLine } from './lines';
+import { clipLogLine } from './lines';
 import type { ErrorGroup } from './log-scan';
 
 /** The rows a log trim writes for its templates, and the line that says how to get what was left out. */
@@ -13,7 +13,7 @@ export function isTemplateRow(line: string): boolean {
 
 /**
  * `  E ×8 (first T1, last T2): message` (or `(at T)`, or line numbers when the log has no timestamps). `tight`: the
- * times to the second, for rows that must share little room.
+ * times to the second and a bare `…` where the message is clipped, for rows that must share little room.
  */
 export function templateRow(g: ErrorGroup, clip: number, compact = false, tight = false): string {
   const letter = g.severity === 'error' ? 'E' : 'W';
@@ -23,7 +23,7 @@ export function templateRow(g: ErrorGroup, clip: number, compact = false, tight 
   const last = g.lastTs && tight ? sameDay(first ?? '', toSecond(g.lastTs)) : g.lastTs;
   if (first) when = g.count === 1 || first === last ? `at ${first}` : `first ${first}, last ${last}`;
   else when = g.count === 1 || g.firstIndex === g.lastIndex ? `line ${g.firstIndex + 1}` : `first line ${g.firstIndex + 1}, last line ${g.lastIndex + 1}`;
-  return `  ${letter} ×${g.count} (${when}): ${clipLine(g.sample, clip)}`;
+  return `  ${letter} ×${g.count} (${when}): ${clipLogLine(g.sample, clip, tight)}`;
 }
 
 /** A timestamp without its fraction of a second (`2005-06-04-00.24.32.432192` → `2005-06-04-00.24.32`), zone kept. */

@@ -1,5 +1,5 @@
 import { trimCommand } from './command';
-import { clipLine, countRetained, MARK, omitted } from './lines';
+import { clipLogLine, countRetained, MARK, omitted } from './lines';
 import { shortMessage, timestampOf } from './log-parse';
 import { maskTokens } from './templates';
 import { gatherPool, type Pool, type Reason } from './log-pool';
@@ -37,6 +37,8 @@ interface Detail {
   rows?: number;
   /** Other wordings of an error template (variants) whose first line is kept verbatim too, at most this many per template. */
   variants?: number;
+  /** Whose variants: the templates kept verbatim (default), or every error template's (a wording the rows do not show comes before a first line they do). */
+  variantsOf?: 'verbatim' | 'all';
   /** Rows at their tightest: times to the second, the message's start, the short left-out line (when rows must go). */
   tightRows?: boolean;
   /** Tightest form: no heading, the short left-out line (or none: the notice still gives the path). */
@@ -88,7 +90,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     return length <= options.maxTokens * 12 && fitsBudget(r.lines.join('\n'), options);
   };
   let chosen: Rendered | undefined;
-  for (const d of [...detailed, ...ladder.slice(-1)]) {
+  for (const d of detailed) {
     const r = render(scan, ranked, pool, d, options.reference);
     if (fits(r)) {
       chosen = r;
@@ -97,17 +99,33 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   }
   if (!chosen) {
     // Every row, and the first occurrences verbatim of as many of the most important errors as fit (binary search).
+    // The other wordings of every error template first (each says something its row does not), then as many first
+    // lines as fit; when those wordings do not all fit, only the variants of the first lines kept.
     const verbatim = ranked.filter((g) => g.severity === 'error' && g.sites.length > 0).length;
-    const firsts = (n: number): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight, variants: MAX_VARIANTS });
-    let lo = 0;
-    let hi = verbatim - 1;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (fits(render(scan, ranked, pool, firsts(mid), options.reference))) lo = mid;
-      else hi = mid - 1;
+    for (const variantsOf of ['all', 'none', 'verbatim'] as const) {
+      if (variantsOf === 'none') {
+        // Every first line without the variants.
+        const r = render(scan, ranked, pool, ladder[ladder.length - 1], options.reference);
+        if (fits(r)) {
+          chosen = r;
+          break;
+        }
+        continue;
+      }
+      const firsts = (n: number): Detail => ({ context: 'firsts', firsts: n, window: 0, stack: 0, corr: 0, repeats: 'none', clip: tight, variants: MAX_VARIANTS, variantsOf });
+      let lo = 0;
+      let hi = verbatim - 1;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (fits(render(scan, ranked, pool, firsts(mid), options.reference))) lo = mid;
+        else hi = mid - 1;
+      }
+      const r = render(scan, ranked, pool, firsts(lo), options.reference);
+      if (fits(r)) {
+        chosen = r;
+        break;
+      }
     }
-    const r = render(scan, ranked, pool, firsts(lo), options.reference);
-    if (fits(r)) chosen = r;
   }
   if (!chosen) {
     // Not every row fits: the most important rows that do (binary search on their number), then the left-out line.
@@ -304,14 +322,15 @@ function listed(g: ErrorGroup, pool: Pool, d: Detail): string[] {
 function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): { lines: string[]; firsts: number } {
   const errorsRanked = ranked.filter((g) => g.severity === 'error' && g.sites.length > 0);
   const verbatim = d.firsts === undefined ? errorsRanked : errorsRanked.slice(0, d.firsts);
-  if (verbatim.length === 0) return { lines: [], firsts: 0 };
+  const varied = d.variants ? (d.variantsOf === 'all' ? errorsRanked : verbatim) : [];
+  if (verbatim.length === 0 && varied.length === 0) return { lines: [], firsts: 0 };
   const withContext = new Set<number>();
   const variants = new Set<number>();
   for (const g of verbatim) {
     if (d.context === 'all') for (const site of g.sites) withContext.add(site.id);
     else withContext.add(g.sites[0].id);
-    if (d.variants) for (const site of variantSites(g, pool, d.variants)) variants.add(site.id);
   }
+  for (const g of varied) for (const site of variantSites(g, pool, d.variants ?? 0)) variants.add(site.id);
   const order = orderOf(pool);
   const keep = new Uint8Array(order.indices.length);
   const repeatsInPlace = d.repeats === 'lines' && d.firsts === undefined;
@@ -327,7 +346,7 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
       }
     }
   }
-  const top = verbatim[0].sites[0].id;
+  const top = verbatim[0]?.sites[0].id;
   const corrFor = (site: number) => withContext.has(site) && (d.corrScope !== 'top' || site === top);
   if (d.corr > 0) {
     for (const [site, list] of order.corrBySite) {
@@ -343,7 +362,7 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
     const index = order.indices[k];
     if (index > previous + 1) out.push(omitted(index - previous - 1));
     const line = pool.lines.get(index) ?? '';
-    out.push(clipLine(line, siteLines.has(index) ? d.clip * 2 : d.clip));
+    out.push(clipLogLine(line, siteLines.has(index) ? d.clip * 2 : d.clip));
     previous = index;
   }
   if (previous < scan.total - 1) out.push(omitted(scan.total - 1 - previous));

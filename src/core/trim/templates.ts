@@ -34,8 +34,16 @@ export function maskTokens(message: string): string[] {
     .map((t) => (HAS_DIGIT.test(t) ? maskToken(t) : t));
 }
 
+/** A dotted host name with a port, in its punctuation frame. */
+const HOST_PORT = /^([([{<"']*)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+:\d{1,5}([)\]}>"',;:.]*)$/;
+
 /** Keep a token's punctuation frame (`(x)`, `x:`, `key=x`) and mask the value. */
 function maskToken(t: string): string {
+  // A host and its port (`formi.baidu.com:843`, `mtalk.google.com:5228`) is an address, not a key and its value.
+  if (HOST_PORT.test(t)) return t.replace(HOST_PORT, (_m, open: string, close: string) => `${open}${WILD}${close}`);
+  // A code name with a number after its dot (`tcp_connection_tls_session_handle_read_error.790`, a block's id) keeps its name.
+  const named = /^([A-Za-z_][A-Za-z_]{7,}\.)\d+([)\]}>"',;:]*)$/.exec(t);
+  if (named) return `${named[1]}${WILD}${named[2]}`;
   const kv = /^([A-Za-z_][\w.-]*[=:])(.+)$/.exec(t);
   if (kv && !HAS_DIGIT.test(kv[1])) return kv[1] + WILD;
   const frame = /^([([{<"']*)(.*?)([)\]}>"',;:.]*)$/.exec(t);

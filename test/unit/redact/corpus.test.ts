@@ -77,6 +77,8 @@ describe('redaction corpus (test/fixtures/secrets)', () => {
       'secret: com.acme.SecretService$$EnhancerBySpringCGLIB$$1a2b3c4d',
       'tokenProvider=MainActivity$1@5e6f7a8',
       'credentials: Foo$$FastClassBySpringCGLIB$$9f8e7d6c, retrying',
+      'Could not get event name for stream/token: com.apple.xpc.activity/4505: 132: Request for stale data',
+      'token: com.apple.security.sos/peer-7f3a, retrying',
     ]) assert.equal(redact(line).text, line);
     assert.equal(redact('password=Admin@123 user bob').text, 'password=[REDACTED:assigned-secret] user bob', 'a password with @ and digits is not an object id');
   });

@@ -61,6 +61,32 @@ describe('a template of several wordings shows each (variants)', () => {
   });
 });
 
+describe('other wordings before more first lines', () => {
+  // 30 errors (once each) whose first lines cannot all fit, then a template of three wordings, last of all.
+  const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber basalt cobalt dune'.split(' ');
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    const t = `Jul  1 1${Math.floor(i / 60) % 10}:${String(i % 60).padStart(2, '0')}:00`;
+    if (i === 352) lines.push(`${t} host-12 kernel[0]: Sandbox: app(311) deny(1) network-outbound /private/var/run/resolver for pid 311 in session 4 of user 501`);
+    else if (i === 355) lines.push(`${t} host-12 kernel[0]: Sandbox: app(312) deny(1) file-read-data /private/etc/hosts for pid 312 in session 4 of user 501`);
+    else if (i === 358) lines.push(`${t} host-12 kernel[0]: Sandbox: app(314) deny(1) mach-lookup com.example.captive for pid 314 in session 4 of user 501`);
+    else if (i >= 10 && i % 10 === 0 && i / 10 - 1 < words.length) lines.push(`${t} host-12 ${words[i / 10 - 1]}d[7]: ${words[i / 10 - 1]} could not open its store`);
+    else lines.push(`${t} host-12 mDNSResponder[91]: step ${i} done`);
+  }
+
+  it('every row, each wording of the merged template verbatim, then as many first lines as fit', () => {
+    const out = trimLog(() => lines, options(900));
+    assert.ok(Math.ceil(out.text.length / 4) <= 900);
+    const rows = out.text.split('\n').filter((l) => /^ {2}E ×/.test(l));
+    assert.equal(rows.length, 1 + words.length, out.text);
+    const verbatim = out.text.split('\n').filter((l) => l.startsWith('Jul '));
+    // The other wordings (lines 355 and 358) of the last template are kept although not every first line is.
+    assert.ok(verbatim.includes(lines[355]) && verbatim.includes(lines[358]), out.text);
+    const firsts = Number(/first occurrence of (\d+) error templates verbatim/.exec(out.note)?.[1]);
+    assert.ok(firsts >= 1 && firsts < 1 + words.length, out.note);
+  });
+});
+
 describe('the room the log is given is used', () => {
   // 40 distinct error templates, once each, among info lines: every row fits, the first lines of some.
   const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber basalt cobalt dune ember flint garnet harbor iris jade krypton lumen marble nectar'.split(' ');

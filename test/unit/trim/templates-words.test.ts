@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TemplateMiner, templateText } from '../../../src/core/trim/templates';
+import { maskTokens, TemplateMiner, templateText } from '../../../src/core/trim/templates';
+import { shortMessage } from '../../../src/core/trim/log-parse';
+import { clipLogLine } from '../../../src/core/trim/lines';
 
 describe('templates: a different word is a different template (Loghub BGL)', () => {
   it('program interrupt: privileged / illegal / trap instruction are three templates', () => {
@@ -16,5 +18,37 @@ describe('templates: a different word is a different template (Loghub BGL)', () 
     const b = miner.add('Failed password for admin from 10.0.0.2 port 22 ssh2')!;
     assert.equal(a.id, b.id);
     assert.equal(templateText(a), 'Failed password for <*> from <*> port <*> <*>');
+  });
+});
+
+describe('templates: what is a variable (Loghub Proxifier, Mac)', () => {
+  it('a host with its port is one variable, whether or not the host name holds a digit', () => {
+    assert.deepEqual(maskTokens('formi.baidu.com:843 error : Could not connect through proxy proxy.example.edu:5070 - Proxy closed'), ['<*>', 'error', ':', 'Could', 'not', 'connect', 'through', 'proxy', '<*>', '-', 'Proxy', 'closed']);
+    const miner = new TemplateMiner();
+    const ids = ['tcpconn6.tencent.com:443 error : A connection request was canceled before the completion.', 'client-cf.dropbox.com:443 error : A connection request was canceled before the completion.', '(www.qq.com:80) error : A connection request was canceled before the completion.'].map((m) => miner.add(m)!.id);
+    assert.deepEqual(ids, [0, 0, 1]);
+    assert.equal(templateText(miner.clusters[1]), '(<*>) error : A connection request was canceled before the completion.');
+    // key=value with a plain key keeps its key; a file and line (`Foo.java:12`) was and stays one variable.
+    assert.deepEqual(maskTokens('user=root port:22 (Foo.java:12)'), ['user=root', 'port:<*>', '(<*>)']);
+    // A code name with a number after its dot keeps its name: two callbacks are two wordings, not one `<*>`.
+    assert.deepEqual(maskTokens('tcp_connection_tls_session_handle_read_error.790 error 60'), ['tcp_connection_tls_session_handle_read_error.<*>', 'error', '<*>']);
+    assert.deepEqual(maskTokens('WebContent.32502 node.7 v1.2'), ['WebContent.<*>', '<*>', '<*>']);
+  });
+});
+
+describe('a row\'s message keeps what a level is glued to', () => {
+  it('a level inside a bracketed prefix keeps the bracket (file and line); a bracket glued to the level keeps the component', () => {
+    assert.equal(shortMessage('Jul  1 11:49:30 authorMacBook-Pro Dropbox[24019]: [0701/114930:WARNING:dns_config_service_posix.cc(306)] Failed to read DnsConfig.'), '[0701/114930:WARNING:dns_config_service_posix.cc(306)] Failed to read DnsConfig.');
+    assert.equal(shortMessage('Jul  8 04:18:45 host blued[85]: [BluetoothHIDDeviceController]ERROR: Could not find the disconnected object'), '[BluetoothHIDDeviceController]ERROR: Could not find the disconnected object');
+    // A level column alone, bracketed or not, and a thread bracket are still left out.
+    assert.equal(shortMessage('2026-11-12 09:00:01 [ERROR] [main] Boom happened'), 'Boom happened');
+    assert.equal(shortMessage('2015-07-29 17:41:44,747 - WARN  [QuorumPeer[myid=1]/0:0:0:0:0:0:0:0:2181:Learner@233] - Exception when following'), 'Exception when following');
+  });
+
+  it('a long log line loses the middle of its long paths before anything else', () => {
+    const line = 'Path not allowed in target domain: type = pid, path = /System/Library/StagedFrameworks/Safari/SafariShared.framework/Versions/A/XPCServices/Search.xpc error = 147: The specified service did not ship in the requestor\'s bundle';
+    assert.equal(clipLogLine(line, 200), 'Path not allowed in target domain: type = pid, path = /System/…/Search.xpc error = 147: The specified service did not ship in the requestor\'s bundle');
+    assert.equal(clipLogLine(line, 1000), line, 'a line that fits is kept as it is');
+    assert.equal(clipLogLine(`${'x '.repeat(60)}/usr/lib/a/b tail`, 100).includes('/usr/lib/a/b'), true, 'a path whose middle is short is not shortened');
   });
 });
