@@ -125,12 +125,18 @@ export function fill(input: FillInput): StageResult<Filled> {
       const smaller = section ?? shrunk;
       const other = smaller ? measure(smaller) : undefined;
       // Kept when it fits; when it does not either, its figures are the ones the reason gives ("needed even trimmed").
-      if (other && (fits(other) || other.need < chosen.need)) chosen = other;
+      // Costs over the room are compared as "over the room", then by the blocks' own figures: past the room, a
+      // bounded count depends on what was counted before (an exact count known from an earlier call, else one piece
+      // past the room), and the same inputs must give the same request.
+      const pastRoom = (m: { need: number }) => Math.min(m.need, free + 1);
+      if (other && (fits(other) || pastRoom(other) < pastRoom(chosen) || (pastRoom(other) === pastRoom(chosen) && other.block.tokens < chosen.block.tokens))) chosen = other;
     }
     const { block, need } = chosen;
     if (!fits(chosen)) {
-      // Its figure (the index's estimated-tokens) is never below what the bounded count already saw.
-      const over = need > block.tokens ? { ...block, tokens: need } : block;
+      // Its figure (the index's estimated-tokens) is its estimate, and never at or below the room it did not fit:
+      // not the bounded count itself, which past the room depends on what earlier calls counted.
+      const floor = Math.min(need, free + 1);
+      const over = floor > block.tokens ? { ...block, tokens: floor } : block;
       overflow.push(over);
       const listed = line === 0 || own > 0;
       const reason = listed ? overflowReason(over, free, zone) : `${overflowReason(over, free, zone)}; not listed either: the index's budget (${num(input.indexBudget ?? 0)} tokens) was spent on documents ranked before it (priority × relevance)`;
