@@ -146,6 +146,15 @@ interface Pass {
   infos: number;
 }
 
+/** The kernel's run of `k` lines from line `line`: their starts into the chunk, every EVERY-th into the index. */
+function takeRun(chunk: Chunk, index: LineIndex, kernel: LineKernel, line: number, k: number): void {
+  if (chunk.lines + k > chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + k);
+  chunk.starts.set(kernel.starts.subarray(0, k), chunk.lines);
+  chunk.lines += k;
+  const next = kernel.at;
+  for (let m = (Math.floor(line / EVERY) + 1) * EVERY; m <= line + k; m += EVERY) index.starts.push(chunk.at + (m - line < k ? kernel.starts[m - line] : next));
+}
+
 /**
  * The whole lines of the chunk's bytes [p, end); at the end of the file (`atEnd`), the last line may have no newline.
  * Returns where the bytes not read start. A function of its own, called once a chunk, so that it is optimized whole.
@@ -161,14 +170,10 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
     if (kernel?.ready) {
       const k = kernel.take(p, end);
       if (k > 0) {
-        if (chunk.lines + k > chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + k);
-        chunk.starts.set(kernel.starts.subarray(0, k), chunk.lines);
-        chunk.lines += k;
-        const next = kernel.at;
-        for (let m = (Math.floor(line / EVERY) + 1) * EVERY; m <= line + k; m += EVERY) index.starts.push(chunk.at + (m - line < k ? kernel.starts[m - line] : next));
+        takeRun(chunk, index, kernel, line, k);
         line += k;
         infos += k;
-        p = next;
+        p = kernel.at;
       }
     }
     // Then the run of lines that hold no trigger (triggers.ts): info lines of any shape, also counted at once
@@ -176,14 +181,10 @@ function scanLines(pass: Pass, p: number, end: number, atEnd: boolean): number {
     if (kernel && quietMode && (infos !== 0 || !sink.inStack)) {
       const k = kernel.quiet(p, end);
       if (k > 0) {
-        if (chunk.lines + k > chunk.starts.length) chunk.starts = grown(chunk.starts, chunk.lines + k);
-        chunk.starts.set(kernel.starts.subarray(0, k), chunk.lines);
-        chunk.lines += k;
-        const next = kernel.at;
-        for (let m = (Math.floor(line / EVERY) + 1) * EVERY; m <= line + k; m += EVERY) index.starts.push(chunk.at + (m - line < k ? kernel.starts[m - line] : next));
+        takeRun(chunk, index, kernel, line, k);
         line += k;
         infos += k;
-        p = next;
+        p = kernel.at;
       }
     }
     let nl = view.indexOf(10, p);
