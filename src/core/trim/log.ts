@@ -1,9 +1,9 @@
 import { trimCommand } from './command';
 import { clipLogLine, countRetained, MARK, omitted } from './lines';
-import { shortMessage, timestampOf } from './log-parse';
-import { maskTokens } from './templates';
+import { timestampOf } from './log-parse';
 import { gatherPool, type Pool, type Reason } from './log-pool';
-import { scanErrors, type ErrorGroup, type ErrorSite, type LogScan } from './log-scan';
+import { scanErrors, type ErrorGroup, type LogScan } from './log-scan';
+import { variantSites } from './log-wordings';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
 import { fitsBudget, type Lines, type TemplateCounts, type TrimOptions, type TrimOutput } from './types';
 
@@ -225,84 +225,6 @@ function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, refe
   if (body.lines.length > 0) out.push('', ...body.lines);
   return { lines: out, firsts: body.firsts, shown };
 }
-
-/**
- * The first occurrences of a template's other wordings: located occurrences whose plain words (what the masks leave
- * of the message, numbers, ids and paths aside) differ from the first occurrence's and from each other's. A template
- * that merged `deny(1) network-outbound …` and `deny(1) file-read-data …` shows both.
- */
-export function variantSites(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
-  let byGroup = poolVariants.get(pool);
-  if (!byGroup) poolVariants.set(pool, (byGroup = new Map()));
-  const key = `${max}`;
-  let known = byGroup.get(g)?.get(key);
-  if (!known) {
-    known = variantsOf(g, pool, max);
-    const forGroup = byGroup.get(g) ?? new Map<string, ErrorSite[]>();
-    forGroup.set(key, known);
-    byGroup.set(g, forGroup);
-  }
-  return known;
-}
-
-/** variantSites, made once per pool, group and cap (every candidate render asks again). */
-const poolVariants = new WeakMap<Pool, Map<ErrorGroup, Map<string, ErrorSite[]>>>();
-
-function variantsOf(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
-  const seen = new Set<string>();
-  let first: string[] | undefined;
-  const found: { site: ErrorSite; differ: number }[] = [];
-  const wordings = wordingsOf(pool);
-  for (const site of g.sites) {
-    let w = wordings.get(site.index);
-    if (w === undefined) {
-      const line = pool.lines.get(site.index);
-      if (line === undefined) continue;
-      const words = wording(line);
-      wordings.set(site.index, (w = { words, key: words.join(' ') }));
-    }
-    const { words, key } = w;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (!first) first = words;
-    else found.push({ site, differ: differing(first, words) });
-  }
-  // The wordings most unlike the first come first (`Failed none for …` before another user name), then in order.
-  return found
-    .sort((a, b) => b.differ - a.differ || a.site.index - b.site.index)
-    .slice(0, max)
-    .map((x) => x.site);
-}
-
-/**
- * Each pool line's wording, made once per pool: every candidate render (the budget's binary searches) asks for the
- * variants of the same sites again.
- */
-const poolWordings = new WeakMap<Pool, Map<number, { words: string[]; key: string }>>();
-
-function wordingsOf(pool: Pool): Map<number, { words: string[]; key: string }> {
-  let map = poolWordings.get(pool);
-  if (!map) poolWordings.set(pool, (map = new Map()));
-  return map;
-}
-
-/** Positions where two wordings differ (and the difference in length). */
-function differing(a: string[], b: string[]): number {
-  let n = Math.abs(a.length - b.length);
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) n++;
-  return n;
-}
-
-/**
- * A message's words in order (tokens of letters and punctuation: `deny(1)` masked is `deny(<*>)`, `user=guest`
- * stays), its other tokens (numbers, ids, paths) as `<*>`: two occurrences with the same wording say the same.
- */
-function wording(line: string): string[] {
-  return maskTokens(shortMessage(line)).map((t) => (WORDY.test(t) && !NO_WORD.test(t) ? t.toLowerCase() : '<*>'));
-}
-
-const WORDY = /[A-Za-z]{3}/;
-const NO_WORD = /\d/;
 
 function listed(g: ErrorGroup, pool: Pool, d: Detail): string[] {
   const out: string[] = [];
