@@ -13,7 +13,16 @@ export default async function (h) {
   const settings = (s) => setWorkspaceSettings(workspace, s);
   const sidebar = () => page.locator('.part.sidebar');
   const overridesFile = path.join(workspace, '.context', 'overrides.json');
-  const readOverrides = () => (fs.existsSync(overridesFile) ? JSON.parse(fs.readFileSync(overridesFile, 'utf8')) : undefined);
+  // The extension removes the file when no override is left: it can go between a check and a read, so a missing
+  // file is read as none rather than checked first.
+  const readOverrides = () => {
+    try {
+      return JSON.parse(fs.readFileSync(overridesFile, 'utf8'));
+    } catch (e) {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    }
+  };
   const until = async (pred, what, timeout = 30_000) => {
     const start = Date.now();
     while (!pred()) {
