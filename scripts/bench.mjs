@@ -7,7 +7,7 @@
 //     --quick  a smaller run (a 50 MiB log, a 10k-file tree, 5 re-assemblies)
 //     --gib    add the 1 GiB log
 //     --only   a comma-separated list of sections: logs, shapes, example, reassembly, extension, scan, workspaces,
-//              tokenizers, gateway (default: all)
+//              packages, tokenizers, gateway (default: all)
 //   CTXCTL_BENCH_LOG_MIB=N   the size of the log-shape rows (default 512, 50 with --quick)
 //   CTXCTL_LOGHUB=DIR        a clone of github.com/logpai/loghub for the mixed real-logs row (skipped without)
 import * as fs from 'node:fs';
@@ -58,6 +58,8 @@ fs.rmSync(ranksDir, { recursive: true, force: true });
 fs.symlinkSync(path.join(root, 'dist', 'ranks'), ranksDir);
 
 const rows = [];
+const loadAtStart = os.loadavg();
+const startedAt = new Date();
 const row = (figure, ours, reference, extra = {}) => {
   const ratio = reference && ours !== undefined && reference.value > 0 ? ours.value / reference.value : undefined;
   rows.push({ figure, ours, reference, ...(ratio !== undefined ? { ratio: Number(ratio.toFixed(2)) } : {}), ...extra });
@@ -154,6 +156,7 @@ for (const f of bundles.map((b) => path.join('dist', b))) {
 }
 
 // ---- 4b. the packages: the VSIX and the CLI's npm tarball, built from this dist/ (bench/packages.mjs) -----------
+if (want('packages')) {
 log('packages …');
 const bytes = (n) => ({ value: Number((n / 1048576).toFixed(2)), unit: 'MB' });
 const pkgs = packageSizes(root, path.join(data, 'packages'));
@@ -164,6 +167,7 @@ row('VSIX, extension/dist/extension.js', { value: Number((pkgs.vsix.extensionJs 
 row('npm package, packed', bytes(pkgs.npm.bytes), undefined);
 row('npm package, unpacked', bytes(pkgs.npm.unpacked), undefined);
 row('npm package, files', { value: pkgs.npm.files, unit: 'files' }, undefined);
+}
 
 // ---- 5. scan: µs per file vs `rg --files`, scaling series --------------------------------------------------------
 const series = [];
@@ -233,12 +237,14 @@ if (!fs.existsSync(path.join(root, 'out', 'test', 'unit', 'gateway', 'fake-upstr
 }
 }
 
-const summary = { machine: { cpus: os.cpus().length, node: process.version, rg: rg ? program(rg, ['--version']).stdout.split('\n')[0] : null }, rows };
+// The machine's load beside the figures: the CPU times hold under load, the wall times do not.
+const load = { start: loadAtStart.map((l) => Number(l.toFixed(2))), end: os.loadavg().map((l) => Number(l.toFixed(2))), minutes: Number(((Date.now() - startedAt.getTime()) / 60000).toFixed(1)) };
+const summary = { machine: { cpus: os.cpus().length, node: process.version, rg: rg ? program(rg, ['--version']).stdout.split('\n')[0] : null, startedAt: startedAt.toISOString(), load }, rows };
 if (json) {
   process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
 } else {
   const w = Math.max(...rows.map((r) => r.figure.length));
-  console.log(`\n${os.cpus().length} CPUs, Node ${process.version}, ${summary.machine.rg ?? 'no ripgrep'}\n`);
+  console.log(`\n${os.cpus().length} CPUs, Node ${process.version}, ${summary.machine.rg ?? 'no ripgrep'}; started ${startedAt.toISOString()}, ${load.minutes} min; load (1/5/15 min) ${load.start.join(' / ')} at start, ${load.end.join(' / ')} at the end\n`);
   console.log(`${'figure'.padEnd(w)}  ${'ours'.padStart(10)}  ${'reference'.padStart(10)}  ${'ratio'.padStart(7)}  target / reference`);
   for (const r of rows) {
     console.log(`${r.figure.padEnd(w)}  ${fmt(r.ours).padStart(10)}  ${(r.reference ? fmt(r.reference) : '').padStart(10)}  ${(r.ratio !== undefined ? `${r.ratio}×` : '').padStart(7)}  ${[r.target, r.reference?.what].filter(Boolean).join('; ')}`);
