@@ -53,3 +53,10 @@ export function answerHeaders(headers: http.IncomingHttpHeaders): http.OutgoingH
   for (const [k, v] of Object.entries(headers)) if (v !== undefined && !named.has(k) && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') out[k] = v;
   return out;
 }
+
+/** The body's length as the request declares it (`content-length`, no `transfer-encoding`); undefined when it does not. */
+export function declaredLength(headers: http.IncomingHttpHeaders): number | undefined {
+  const v = headers['content-length'];
+  if (v === undefined || headers['transfer-encoding'] !== undefined || !/^\d{1,15}$/.test(v)) return undefined;
+  return Number(v);
+}

@@ -29,7 +29,8 @@ export interface RecordJob {
   mode: GatewayMode;
   api: Api;
   path: string;
-  received: string;
+  /** The received body: its text, or its bytes (observe mode: decoded by the recorder, not on the calls' path). */
+  received: string | Uint8Array;
   /** The sent body, when it differs from the received one. */
   sent?: string;
   plan?: PlanData;
@@ -59,7 +60,7 @@ export const FEED_FILE = 'session.jsonl';
  * The agent's turns of this call appended to the session feed, each once. Never for count_tokens (not a turn) or a
  * body that is not JSON. A failure is a log line: the record is written either way.
  */
-function feedSession(job: RecordJob, plan: Plan | undefined, state: RecorderState): string {
+function feedSession(job: RecordJob & { received: string }, plan: Plan | undefined, state: RecorderState): string {
   if (!plan?.conversation || /count_tokens/.test(job.path)) return '';
   try {
     const file = path.join(job.recordDir, FEED_FILE);
@@ -78,7 +79,8 @@ function feedSession(job: RecordJob, plan: Plan | undefined, state: RecorderStat
 }
 
 /** Build and write one record; returns the log line. */
-export function runRecordJob(job: RecordJob, state: RecorderState): string {
+export function runRecordJob(bytesJob: RecordJob, state: RecorderState): string {
+  const job = { ...bytesJob, received: typeof bytesJob.received === 'string' ? bytesJob.received : Buffer.from(bytesJob.received.buffer, bytesJob.received.byteOffset, bytesJob.received.byteLength).toString('utf8') };
   let plan: Plan | undefined;
   let error = job.error ?? (job.upstreamError ? `upstream: ${job.upstreamError}` : undefined);
   const tokenizer = counterFor(encodingForModel(job.plan?.model).encoding);
@@ -161,7 +163,15 @@ export function workerRecorder(queue: IdleQueue, log: (s: string) => void): Reco
   return {
     push(job) {
       pending++;
-      queue.push(() => worker.postMessage(job));
+      // Received bytes of their own cross without a copy; a slice of a shared pool (a small body) is copied first.
+      queue.push(() => {
+        const bytes = job.received;
+        if (typeof bytes === 'string') worker.postMessage(job);
+        else {
+          const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+          worker.postMessage({ ...job, received: own }, [own.buffer as ArrayBuffer]);
+        }
+      });
     },
     get quiet() {
       return pending === 0;

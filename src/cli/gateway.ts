@@ -6,7 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import * as zlib from 'node:zlib';
 import { durableBlocks, wrapVerbatim } from '../core/agents/reinject';
 import { readAgentOutput } from './gateway-agents';
-import { answerHeaders, forwardHeaders, localHost, route, upstreamUrl } from './gateway-http';
+import { answerHeaders, declaredLength, forwardHeaders, localHost, route, upstreamUrl } from './gateway-http';
 import { IdleQueue } from './gateway-queue';
 import { inlineRecorder, workerRecorder, type PlanData, type RecordJob } from './gateway-recorder';
 import { DecisionStore } from '../core/gateway/decisions';
@@ -51,6 +51,8 @@ export interface RunningGateway {
 }
 
 const MAX_BODY = 64 * 1024 * 1024;
+
+type Outcome = { status?: number; usage?: Usage; events?: number; upstreamError?: string };
 const KEEP_ANSWER = 8 * 1024 * 1024;
 
 /** The rules and pins, reloaded when the policy, the pins or the root AGENTS.md change. */
@@ -133,8 +135,36 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
       req.resume();
       return;
     }
+    const url = req.url ?? '/';
+    const pathname = url.split('?')[0];
+    const r = route(req.method ?? 'GET', pathname, req.headers);
+    const upstreamBase = r.api === 'anthropic' || (r.api === undefined && r.upstream === 'anthropic') ? options.anthropicUpstream : options.openaiUpstream;
+    const target = upstreamUrl(upstreamBase, url);
+    // What goes upstream unchanged (observe mode, and any call that is not a model call) goes as it arrives, a copy
+    // kept for the record; a body of unknown length (chunked) or over the limit is received whole first, as in control.
+    const declared = declaredLength(req.headers);
+    const tee = (options.mode === 'observe' || !r.api) && declared !== undefined && declared <= MAX_BODY;
     const chunks: Buffer[] = [];
     let size = 0;
+    let started = 0;
+    /** The request's body has arrived whole (a call is recorded only then). */
+    let complete = false;
+    let finished = false;
+    /** An outcome known before the body arrived whole (the upstream answered or failed early): recorded at its end. */
+    let early: Outcome | undefined;
+    let raw: Buffer | undefined;
+    // Decoded once, when first needed: before forwarding in control mode, after the answer in observe mode.
+    let text: string | undefined;
+    const received = () => (text ??= (raw ??= Buffer.concat(chunks)).toString('utf8'));
+    let plan: Plan | undefined;
+    let error: string | undefined;
+    let policy: Policy | undefined;
+    let observe: RecordJob['observe'];
+    let upstream: http.ClientRequest | undefined;
+    if (tee) {
+      queue.begin();
+      upstream = open(declared);
+    }
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
@@ -143,25 +173,18 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         return;
       }
       chunks.push(c);
+      if (upstream && !upstream.destroyed && !upstream.write(c)) {
+        req.pause();
+        upstream.once('drain', () => req.resume());
+      }
     });
     req.on('end', () => {
-      if (res.headersSent) return;
-      const started = Date.now();
-      queue.begin();
-      let finished = false;
-      const raw = Buffer.concat(chunks);
-      // Decoded once, when first needed: before forwarding in control mode, after the answer in observe mode.
-      let text: string | undefined;
-      const received = () => (text ??= raw.toString('utf8'));
-      const url = req.url ?? '/';
-      const pathname = url.split('?')[0];
-      const r = route(req.method ?? 'GET', pathname, req.headers);
-      const upstreamBase = r.api === 'anthropic' || (r.api === undefined && r.upstream === 'anthropic') ? options.anthropicUpstream : options.openaiUpstream;
-      let body = raw;
-      let plan: Plan | undefined;
-      let error: string | undefined;
-      let policy: Policy | undefined;
-      let observe: RecordJob['observe'];
+      if (finished || (!tee && res.headersSent)) return;
+      started = Date.now();
+      complete = true;
+      if (!tee) queue.begin();
+      let body = raw ?? Buffer.concat(chunks);
+      raw = body;
       if (r.api) {
         const api = r.api;
         let durable: DurableText[] = [];
@@ -172,36 +195,44 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         }
         if (policy) {
           const current = policy;
-          const ctx: PlanContext = {
-            mode: options.mode,
-            policy: current,
-            tokenizer: counterFor(encodingForModel(undefined).encoding),
-            durable,
-            store,
-            track: r.track,
-            offload: (name, t) => {
-              return engine.offloadStore(current).put(name, { text: t }, '.txt').abs;
-            },
-            readAgentOutput: readAgent,
-          };
           // observe: the bytes go first; what the record says about them is worked out by the recorder.
           if (options.mode === 'observe') observe = { policy: current, durable, track: r.track };
           else {
+            const ctx: PlanContext = {
+              mode: options.mode,
+              policy: current,
+              tokenizer: counterFor(encodingForModel(undefined).encoding),
+              durable,
+              store,
+              track: r.track,
+              offload: (name, t) => engine.offloadStore(current).put(name, { text: t }, '.txt').abs,
+              readAgentOutput: readAgent,
+            };
             const planned = planOrOriginal(api, received(), ctx);
             plan = planned.plan;
             error = planned.error;
             if (plan?.body !== undefined) body = Buffer.from(plan.body, 'utf8');
           }
         }
-        if (error && policy?.gateway?.fail_closed) {
+        if (!tee && error && policy?.gateway?.fail_closed) {
           res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `ctxctl gateway (fail-closed): ${error}` } }));
           finish({ status: 502 });
           return;
         }
       }
-      const target = upstreamUrl(upstreamBase, url);
+      if (early) finish(early);
+      else if (upstream) {
+        if (!upstream.destroyed) upstream.end();
+      } else {
+        upstream = open(body.length);
+        upstream.end(body);
+      }
+    });
+
+    /** The upstream call, its answer passed on chunk by chunk (the usage read from it on the way). */
+    function open(length: number): http.ClientRequest {
       const client = target.protocol === 'https:' ? https : http;
-      const upstream = client.request(target, { method: req.method, headers: forwardHeaders(req.headers, body.length) }, (answer) => {
+      const up = client.request(target, { method: req.method, headers: forwardHeaders(req.headers, length) }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders(answer.headers));
         const sse = /text\/event-stream/i.test(String(answer.headers['content-type'] ?? ''));
         const api = r.api ?? 'chat';
@@ -259,44 +290,53 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         });
         answer.on('error', () => res.destroy());
       });
-      upstream.on('error', (e) => {
+      up.on('error', (e) => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `ctxctl gateway: upstream ${target.host} unreachable: ${e.message}` } }));
         else res.destroy();
         finish({ status: 502, upstreamError: e.message });
       });
       res.on('close', () => {
-        if (!res.writableFinished) upstream.destroy();
+        if (!res.writableFinished) up.destroy();
         // A call that ended without an answer's end (the client went away): recorded as it is.
         if (!finished && !res.writableFinished) finish({ status: res.statusCode, upstreamError: 'the client closed the connection before the answer ended' });
-      });
-      upstream.end(body);
-
-      function finish(outcome: { status?: number; usage?: Usage; events?: number; upstreamError?: string }): void {
-        if (finished) return;
-        finished = true;
-        const ended = Date.now();
-        const api = r.api;
-        if (api) {
-          const n = ++seq;
-          const { view: _view, body: _body, ...planData } = plan ?? ({} as Partial<Plan>);
-          recorder.push({
-            n, started, ended, mode: options.mode, api, path: pathname, received: received(),
-            ...(plan?.body !== undefined ? { sent: plan.body } : {}),
-            ...(plan ? { plan: planData as PlanData } : {}),
-            ...(observe ? { observe } : {}),
-            ...(error ? { error } : {}),
-            ...(outcome.upstreamError ? { upstreamError: outcome.upstreamError } : {}),
-            status: outcome.status, usage: outcome.usage, events: outcome.events,
-            recordDir, keep: policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS,
-          });
-          if (plan && options.mode === 'control') {
-            dirty = true;
-            queue.push(() => save());
-          }
+        // A client that left before its body arrived whole: nothing to record (as when the body is received first).
+        if (!finished && !complete) {
+          finished = true;
+          queue.end();
         }
-        queue.end();
+      });
+      return up;
+    }
+
+    function finish(outcome: Outcome): void {
+      if (finished) return;
+      if (!complete) {
+        early ??= outcome;
+        return;
       }
-    });
+      finished = true;
+      const ended = Date.now();
+      const api = r.api;
+      if (api) {
+        const n = ++seq;
+        const { view: _view, body: _body, ...planData } = plan ?? ({} as Partial<Plan>);
+        recorder.push({
+          n, started, ended, mode: options.mode, api, path: pathname, received: text ?? raw ?? Buffer.concat(chunks),
+          ...(plan?.body !== undefined ? { sent: plan.body } : {}),
+          ...(plan ? { plan: planData as PlanData } : {}),
+          ...(observe ? { observe } : {}),
+          ...(error ? { error } : {}),
+          ...(outcome.upstreamError ? { upstreamError: outcome.upstreamError } : {}),
+          status: outcome.status, usage: outcome.usage, events: outcome.events,
+          recordDir, keep: policy?.gateway?.keep_calls ?? DEFAULT_KEEP_CALLS,
+        });
+        if (plan && options.mode === 'control') {
+          dirty = true;
+          queue.push(() => save());
+        }
+      }
+      queue.end();
+    }
   });
 
   return new Promise((resolve, reject) => {

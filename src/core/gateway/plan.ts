@@ -1,6 +1,6 @@
 import type { Policy } from '../policy';
 import { redact } from '../redact/apply';
-import { countUpTo, type Tokenizer } from '../tokens';
+import type { Tokenizer } from '../tokens';
 import { trimOptions } from '../chain/trim';
 import { pickTrimmer } from '../trim/pick';
 import type { Lines } from '../trim/types';
@@ -196,8 +196,10 @@ function transform(slot: TextSlot, ctx: PlanContext, notes: string[]): StoredCha
     const cut = AGENT_TRUNCATION.exec(slot.text.slice(0, 2000));
     if (cut) notes.push(`${slot.where}: the agent cut this output itself before sending it (${cut[0].trim()}): what it left out never reached the gateway (Codex: raise tool_output_token_limit)`);
     const { resultTokens } = gatewayLimits(ctx.policy);
-    if (cleaned.text.length > resultTokens && countUpTo(ctx.tokenizer, cleaned.text, resultTokens + 1) > resultTokens) {
-      const tokens = ctx.tokenizer.count(cleaned.text);
+    // One exact count: a result over the threshold needs it whole anyway (its note names it), and one under it costs
+    // the same as a bounded count would (which stops only past the threshold).
+    const tokens = cleaned.text.length > resultTokens ? ctx.tokenizer.count(cleaned.text) : 0;
+    if (tokens > resultTokens) {
       const where = ctx.offload(`gateway-${slot.tool || 'tool'}`, cleaned.text);
       const d = digest(cleaned.text, where, slot.tool, ctx);
       const text = `[Context Control gateway: this tool output (${tokens} tokens, ${Buffer.byteLength(cleaned.text)} bytes) is over the ${resultTokens}-token threshold; the whole output is saved at ${where}. Below: ${d.note}. Read that file with your file tools for anything left out.]\n${d.text}`;
