@@ -88,12 +88,18 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   const detailed = ladder.map((d): Detail => ({ ...d, variants: MAX_VARIANTS }));
   const render = (d: Detail, bounded = true) => renderCandidate(scan, ranked, pool, d, options.reference, bounded ? cap : Infinity);
   // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
+  const counted = new Map<string, boolean>();
   const fits = (r: Rendered) => {
     // The length first, without joining: most candidates of a large log are far too long.
     if (r.tooLong) return false;
     let length = r.lines.length - 1;
     for (const line of r.lines) length += line.length;
-    return length <= cap && fitsBudget(r.lines.join('\n'), options);
+    if (length > cap) return false;
+    // A binary search renders its answer again, and two steps can give the same text: each text is counted once.
+    const text = r.lines.join('\n');
+    let ok = counted.get(text);
+    if (ok === undefined) counted.set(text, (ok = fitsBudget(text, options)));
+    return ok;
   };
   let chosen: Rendered | undefined;
   for (const d of detailed) {
