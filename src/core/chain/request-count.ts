@@ -14,9 +14,47 @@ import { render, type NeutralRequest } from './render';
  */
 export function countIncrementally(tokenizer: Tokenizer, text: string): number {
   if (!(tokenizer instanceof TiktokenCounter)) return tokenizer.count(text);
+  const memo = pieceMemo(tokenizer);
   let total = 0;
-  for (const piece of pieces(text)) total += tokenizer.count(piece);
+  for (const piece of pieces(text)) total += memo.count(piece);
   return total;
+}
+
+/**
+ * The counts of the pieces of the requests counted in this assembly and the one before, keyed by the pieces
+ * themselves (a string key: no content hash of the whole request on every count). A piece counted in neither is
+ * handed to the tokenizer (whose own cache may still know it). Rotated once per assembly (`RequestCounter`), so
+ * it holds at most the pieces of two assemblies' requests.
+ */
+export class PieceMemo {
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  constructor(private readonly tokenizer: Tokenizer) {}
+
+  count(piece: string): number {
+    let n = this.current.get(piece);
+    if (n !== undefined) return n;
+    n = this.previous.get(piece) ?? this.tokenizer.count(piece);
+    this.current.set(piece, n);
+    return n;
+  }
+
+  /** A new assembly: what the one before last counted and this one has not is forgotten. */
+  rotate(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+}
+
+const PIECE_MEMOS = new WeakMap<Tokenizer, PieceMemo>();
+export function pieceMemo(tokenizer: Tokenizer): PieceMemo {
+  let memo = PIECE_MEMOS.get(tokenizer);
+  if (!memo) PIECE_MEMOS.set(tokenizer, (memo = new PieceMemo(tokenizer)));
+  return memo;
 }
 
 const LETTER = /^\p{L}$/u;
@@ -63,7 +101,9 @@ export class RequestCounter {
     private readonly shape: WireShape,
     private readonly stream: boolean,
     private readonly cacheKey?: string,
-  ) {}
+  ) {
+    if (tokenizer instanceof TiktokenCounter) pieceMemo(tokenizer).rotate();
+  }
 
   /**
    * The last request rendered, serialized and counted: enforce counts the blocks it keeps, then the chain renders
@@ -73,7 +113,22 @@ export class RequestCounter {
 
   /** The exact tokens of the request these blocks make. */
   count(blocks: Block[]): number {
-    return this.countSerialized(serializeRequest(this.render(blocks), this.shape, this.stream));
+    const known = this.sameAsLast(blocks) ? this.last?.tokens : undefined;
+    if (known !== undefined) return known;
+    const neutral = this.render(blocks);
+    const serialized = serializeRequest(neutral, this.shape, this.stream);
+    if (this.last) this.last.serialized = serialized;
+    return this.countSerialized(serialized);
+  }
+
+  /** The serialized request of these blocks when it is the last one counted (the same objects, in the same order). */
+  serializedOf(blocks: Block[]): string | undefined {
+    return this.sameAsLast(blocks) ? this.last?.serialized : undefined;
+  }
+
+  private sameAsLast(blocks: Block[]): boolean {
+    const last = this.last;
+    return last !== undefined && last.blocks.length === blocks.length && last.blocks.every((b, i) => b === blocks[i]);
   }
 
   countSerialized(serialized: string): number {
@@ -86,8 +141,7 @@ export class RequestCounter {
 
   /** The neutral request of these blocks; the same blocks (the very objects, in the same order) render once. */
   render(blocks: Block[]): NeutralRequest {
-    const last = this.last;
-    if (last && last.blocks.length === blocks.length && last.blocks.every((b, i) => b === blocks[i])) return copyOf(last.neutral);
+    if (this.last && this.sameAsLast(blocks)) return copyOf(this.last.neutral);
     const neutral = render(blocks, this.model, this.outputReserve);
     if (this.cacheKey) neutral.cacheKey = this.cacheKey;
     this.last = { blocks: [...blocks], neutral: copyOf(neutral) };
