@@ -180,6 +180,12 @@ export function orderBlocks(blocks: Block[]): Block[] {
   });
 }
 
+/**
+ * The parts a user message's content was joined from, in order (the wrapped blocks, the separators): the request
+ * counter serializes a large message from its parts' escaped texts, known from the call before (request-count.ts).
+ */
+export const CONTENT_PARTS = new WeakMap<RequestMessage, readonly string[]>();
+
 export function render(blocks: Block[], model: string, maxOutputTokens: number): NeutralRequest {
   const ordered = orderBlocks(blocks);
   const redactions: RequestRedaction[] = [];
@@ -200,10 +206,20 @@ export function render(blocks: Block[], model: string, maxOutputTokens: number):
     if (parts.length === 0) return;
     const tasks = parts.filter((p) => p.kind === 'current_task');
     const context = parts.filter((p) => p.kind !== 'current_task').map(wrappedText);
-    const content = [context.length ? `<working-context>\n${context.join('\n\n')}\n</working-context>` : '', ...tasks.map(wrappedText)].filter(Boolean).join('\n\n');
+    // One join of every part (a half-million-token message is copied once, not once per level of nesting).
+    const pieces: string[] = [];
+    if (context.length) {
+      pieces.push('<working-context>\n');
+      context.forEach((c, i) => pieces.push(...(i > 0 ? ['\n\n', c] : [c])));
+      pieces.push('\n</working-context>');
+    }
+    for (const t of tasks.map(wrappedText)) if (t) pieces.push(...(pieces.length ? ['\n\n', t] : [t]));
+    const content = pieces.join('');
     const stable = parts.filter((p) => STABLE_KINDS.has(p.kind)).length;
-    const cacheBreak = stable > 0 ? '<working-context>\n'.length + context.slice(0, stable).join('\n\n').length : undefined;
-    messages.push({ role: 'user', content, blocks: parts.map((p) => p.id), ...(cacheBreak ? { cacheBreak } : {}) });
+    const cacheBreak = stable > 0 ? '<working-context>\n'.length + context.slice(0, stable).reduce((n, c, i) => n + (i > 0 ? 2 : 0) + c.length, 0) : undefined;
+    const message: RequestMessage = { role: 'user', content, blocks: parts.map((p) => p.id), ...(cacheBreak ? { cacheBreak } : {}) };
+    CONTENT_PARTS.set(message, pieces);
+    messages.push(message);
   };
   userMessage(ordered.filter((b) => ORDER[b.kind] >= 3 && ORDER[b.kind] <= 5));
   for (const group of ordered.filter((b) => b.kind === 'session_group')) {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { assemble, type Assembly } from '../../../src/core/chain/assemble';
 import { render, wrap, wrapped } from '../../../src/core/chain/render';
-import { countIncrementally, pieceMemo, pieces } from '../../../src/core/chain/request-count';
+import { countIncrementally, pieceMemo, pieces, serialize, SPLICE_MIN } from '../../../src/core/chain/request-count';
 import { clearWrapMemo, entryCount, wrapMemoSize, wrapShape } from '../../../src/core/chain/wrap-memo';
 import { Placement, listKey } from '../../../src/core/chain/placement';
 import { RequestCounter } from '../../../src/core/chain/request-count';
@@ -129,6 +129,31 @@ describe('counting the request from the pieces of the last two assemblies', () =
     assert.equal(counter.count([...blocks]), n);
     assert.equal(counter.serializedOf([blocks[1], blocks[0]]), undefined);
     assert.equal(counter.serializedOf([{ ...blocks[0] }, blocks[1]]), undefined);
+  });
+});
+
+describe('serializing a large message from its parts', () => {
+  const big = Array.from({ length: 30 }, (_, i) => block('document', `docs/b-${i}.md`, `Ünïcode "quoted" \\ back\tslash \u2028 line ${i} 😀\n`.repeat(120)));
+  const task = block('current_task', 'task.md', 'why?');
+  const rules = block('agents_md', 'AGENTS.md', 'be brief');
+
+  it('gives serializeRequest\'s bytes in every shape, spliced (OpenAI) or not', () => {
+    const neutral = render([rules, ...big, task], 'gpt-4o', 4096);
+    assert.ok(neutral.messages.some((m) => m.content.length >= SPLICE_MIN), 'the message is large enough to be spliced');
+    for (const shape of ['openai', 'anthropic', 'vscode-lm'] as const) {
+      for (const stream of [true, false]) assert.equal(serialize(neutral, shape, stream), serializeRequest(neutral, shape, stream), `${shape} ${stream}`);
+    }
+    // Again, now that every part's escaped text is known.
+    assert.equal(serialize(neutral, 'openai', true), serializeRequest(neutral, 'openai', true));
+  });
+
+  it('a copied message (no parts known) serializes the plain way; astral characters throughout: the same bytes', () => {
+    const neutral = render([...big, task], 'gpt-4o', 4096);
+    const copied = { ...neutral, messages: neutral.messages.map((m) => ({ ...m })) };
+    assert.equal(serialize(copied, 'openai', true), serializeRequest(copied, 'openai', true));
+    const halves = block('document', 'docs/h.md', '😀'.repeat(SPLICE_MIN));
+    const n2 = render([halves, task], 'gpt-4o', 4096);
+    assert.equal(serialize(n2, 'openai', true), serializeRequest(n2, 'openai', true));
   });
 });
 
