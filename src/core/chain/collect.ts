@@ -12,10 +12,21 @@ import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning
 /** Default priorities by kind when no policy glob matches (higher = kept first). */
 const KIND_PRIORITY: Partial<Record<BlockKind, number>> = { decision: 60, source_code: 50, tool_result: 50, document: 40 };
 
+/** A policy glob compiled once per process (picomatch.isMatch compiles it on every call). */
+const MATCHERS = new Map<string, (path: string) => boolean>();
+function matcherOf(glob: string): (path: string) => boolean {
+  let m = MATCHERS.get(glob);
+  if (!m) {
+    if (MATCHERS.size >= 1024) MATCHERS.clear();
+    MATCHERS.set(glob, (m = picomatch(glob, { dot: true })));
+  }
+  return m;
+}
+
 export function priorityFor(policy: Policy, source: string, kind: BlockKind, own?: number): number {
   if (own !== undefined) return own;
   for (const rule of policy.priorities) {
-    if (rule.match === source || picomatch.isMatch(source, rule.match, { dot: true })) return rule.priority;
+    if (rule.match === source || matcherOf(rule.match)(source)) return rule.priority;
   }
   return KIND_PRIORITY[kind] ?? 0;
 }

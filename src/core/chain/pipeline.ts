@@ -20,7 +20,8 @@ import { GROWTH_ROUNDS, grownZone, growthMessage } from './grow';
 import { prune } from './prune';
 import { Stopwatch } from './stopwatch';
 import { applyOverrides, excludeToolOutputs, includeToolOutputs, refuseOverflowingIncludes } from './overrides';
-import { wrap, type NeutralRequest } from './render';
+import { wrapped, type NeutralRequest } from './render';
+import { entryCount } from './wrap-memo';
 import { cacheKeyOf, RequestCounter } from './request-count';
 import { Placement } from './placement';
 import { selectSession } from './session';
@@ -89,7 +90,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const max = maxInputOf(policy);
   const counter = new RequestCounter(tokenizer, model, policy.envelope.output_reserve, shape, stream, cacheKeyOf(snapshot.root));
   const placement = new Placement(tokenizer, counter);
-  const exact = (b: Block): Block => (b.exact ? b : { ...b, tokens: tokenizer.count(wrap(b)), exact: true });
+  const exact = (b: Block): Block => (b.exact ? b : { ...b, tokens: entryCount(wrapped(b), tokenizer), exact: true });
 
   const watch = new Stopwatch();
   const collected = watch.lap('collect', collect(snapshot));
@@ -196,7 +197,8 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   const sent = enforced.value.blocks;
   const neutral = counter.render(sent);
   const request = shapeRequest(neutral, shape, stream);
-  const serialized = JSON.stringify(request);
+  // The request enforce counted last is these very blocks: its bytes are already serialized (the same bytes).
+  const serialized = counter.serializedOf(sent) ?? JSON.stringify(request);
   const merged = mergeDecisions(collected.decisions, pruned.decisions, { rejected: excludedTools.excluded }, offload.decisions, trimmed.decisions, session.decisions, { warnings: options.summaries?.warnings ?? [] }, filled.decisions, enforced.decisions, { indexed: leftOutOfIndex(pruned.value.indexed ?? pruned.value.disclosed.map(disclosedDecision), disclosure.left, indexBudget) });
   const decisions = commitEvidenceNotSent(merged, ranked.blocks, sent);
   const manifest = buildManifest({

@@ -1,9 +1,9 @@
-import { contentHash, countUpTo, type Tokenizer } from '../tokens';
+import { countUpTo, type Tokenizer } from '../tokens';
 import type { Block } from '../types';
 import { pieces, type RequestCounter } from './request-count';
 import type { Policy } from '../policy';
 import { indexBlock, isIndexable } from './index-block';
-import { renderIndex, wrap } from './render';
+import { renderIndex, wrap, wrapped } from './render';
 
 /**
  * What a flexible block costs in the request, counted exactly and only as far as the room it is checked against
@@ -24,6 +24,7 @@ import { renderIndex, wrap } from './render';
  */
 export class Placement {
   private readonly known: Map<string, Known>;
+  private readonly lines: Map<string, number>;
   private empty?: number;
   private element?: number;
 
@@ -34,13 +35,17 @@ export class Placement {
     let known = MEMO.get(tokenizer);
     if (!known) MEMO.set(tokenizer, (known = new Map()));
     this.known = known;
+    let lines = LINES.get(tokenizer);
+    if (!lines) LINES.set(tokenizer, (lines = new Map()));
+    this.lines = lines;
   }
 
   /** The block's cost in the request: exact when at most `room`; otherwise some number above `room`. */
   cost(block: Block, room: number): number {
     if (block.kind === 'session_group') return this.groupCost(block, room);
-    // Keyed by what the wrapped text is made of: a known block is neither wrapped (redacted, escaped) nor counted again.
-    return this.bounded(wrapKey(block), room, () => pieces(JSON.stringify(wrap(block) + SEPARATOR).slice(1, -1)));
+    // Keyed by what the wrapped text is made of (wrap-memo.ts): a known block is neither wrapped (redacted, escaped) nor counted again.
+    const entry = wrapped(block);
+    return this.bounded(entry.id, room, () => pieces(JSON.stringify(entry.text + SEPARATOR).slice(1, -1)));
   }
 
   /** The block's own tokens (its wrapped text, as the manifest and the zones count them): exact up to `limit`. */
@@ -54,8 +59,18 @@ export class Placement {
    */
   listCost(policy: Policy, block: Block): number {
     if (!isIndexable(block)) return 0;
+    // The line depends only on what the index says of the block (index-block.ts), never on the policy.
+    const key = listKey(block);
+    const known = this.lines.get(key);
+    if (known !== undefined) return known;
     const alone = indexBlock(policy, [block], new Set([block]));
-    return alone ? this.cost(alone, Infinity) - this.listWrapper() + 1 : 0;
+    const line = alone ? this.cost(alone, Infinity) - this.listWrapper() + 1 : 0;
+    this.lines.set(key, line);
+    if (this.lines.size > MEMO_SIZE) {
+      const oldest = this.lines.keys().next().value;
+      if (oldest !== undefined) this.lines.delete(oldest);
+    }
+    return line;
   }
 
   /** The index's own element, empty. */
@@ -100,10 +115,10 @@ export class Placement {
 
 const EMPTY_INDEX: Block = { id: 'index:empty', kind: 'index', source: 'builtin:index', trust: 'harness', priority: -1, mandatory: false, text: renderIndex([]), tokens: 0, exact: false, meta: {} };
 
-/** What a block's wrapped text depends on (render.ts wrap), hashed with its text. */
-function wrapKey(b: Block): string {
+/** What a block's line in the index is made of (index-block.ts indexBlock, the block listed alone as left out). */
+export function listKey(b: Block): string {
   const m = b.meta;
-  return contentHash(`${b.kind}\0${b.source}\0${b.trust}\0${JSON.stringify([m.status, m.summarized, m.title, m.trim, m.offload])}\0${b.text}`);
+  return JSON.stringify([b.kind === 'decision', b.source, m.title, m.summary, m.tags, b.tokens, m.status, m.supersededBy, m.relevance?.score]);
 }
 
 /** What joins a block to the next one in its message (render.ts). */
@@ -117,3 +132,4 @@ interface Known {
 }
 
 const MEMO = new WeakMap<Tokenizer, Map<string, Known>>();
+const LINES = new WeakMap<Tokenizer, Map<string, number>>();

@@ -5,6 +5,7 @@ import type { Block, BlockKind } from '../types';
 import { attrs, escapeContent } from './escape';
 import { replayMessages } from '../session/replay';
 import { safeId } from './safe-id';
+import { wrapEntry, type WrapEntry } from './wrap-memo';
 
 export { attrs, escapeAttr, escapeContent, escapeXml } from './escape';
 
@@ -73,7 +74,12 @@ export const ORDER: Record<BlockKind, number> = {
 
 /** The exact text a block contributes to the request (what its token figure counts): wrapped, then redacted. */
 export function wrap(block: Block): string {
-  return redact(wrapRaw(block)).text;
+  return wrapped(block).text;
+}
+
+/** The block's wrapped text with what its redaction found, known between calls (wrap-memo.ts). */
+export function wrapped(block: Block): WrapEntry {
+  return wrapEntry(block, (b) => redact(wrapRaw(b)));
 }
 
 function wrapRaw(block: Block): string {
@@ -174,6 +180,12 @@ export function orderBlocks(blocks: Block[]): Block[] {
   });
 }
 
+/**
+ * The parts a user message's content was joined from, in order (the wrapped blocks, the separators): the request
+ * counter serializes a large message from its parts' escaped texts, known from the call before (request-count.ts).
+ */
+export const CONTENT_PARTS = new WeakMap<RequestMessage, readonly string[]>();
+
 export function render(blocks: Block[], model: string, maxOutputTokens: number): NeutralRequest {
   const ordered = orderBlocks(blocks);
   const redactions: RequestRedaction[] = [];
@@ -182,18 +194,32 @@ export function render(blocks: Block[], model: string, maxOutputTokens: number):
     for (const f of r.found) redactions.push({ source, ...f });
     return r.text;
   };
-  const wrapped = (b: Block) => clean(wrapRaw(b), b.source);
+  const wrappedText = (b: Block) => {
+    const e = wrapped(b);
+    for (const f of e.found) redactions.push({ source: b.source, ...f });
+    return e.text;
+  };
   const system = ordered.filter((b) => b.kind === 'system_instructions');
   const hasTools = ordered.some((b) => b.kind === 'tool_definitions');
   const messages: RequestMessage[] = [];
   const userMessage = (parts: Block[]) => {
     if (parts.length === 0) return;
     const tasks = parts.filter((p) => p.kind === 'current_task');
-    const context = parts.filter((p) => p.kind !== 'current_task').map(wrapped);
-    const content = [context.length ? `<working-context>\n${context.join('\n\n')}\n</working-context>` : '', ...tasks.map(wrapped)].filter(Boolean).join('\n\n');
+    const context = parts.filter((p) => p.kind !== 'current_task').map(wrappedText);
+    // One join of every part (a half-million-token message is copied once, not once per level of nesting).
+    const pieces: string[] = [];
+    if (context.length) {
+      pieces.push('<working-context>\n');
+      context.forEach((c, i) => pieces.push(...(i > 0 ? ['\n\n', c] : [c])));
+      pieces.push('\n</working-context>');
+    }
+    for (const t of tasks.map(wrappedText)) if (t) pieces.push(...(pieces.length ? ['\n\n', t] : [t]));
+    const content = pieces.join('');
     const stable = parts.filter((p) => STABLE_KINDS.has(p.kind)).length;
-    const cacheBreak = stable > 0 ? '<working-context>\n'.length + context.slice(0, stable).join('\n\n').length : undefined;
-    messages.push({ role: 'user', content, blocks: parts.map((p) => p.id), ...(cacheBreak ? { cacheBreak } : {}) });
+    const cacheBreak = stable > 0 ? '<working-context>\n'.length + context.slice(0, stable).reduce((n, c, i) => n + (i > 0 ? 2 : 0) + c.length, 0) : undefined;
+    const message: RequestMessage = { role: 'user', content, blocks: parts.map((p) => p.id), ...(cacheBreak ? { cacheBreak } : {}) };
+    CONTENT_PARTS.set(message, pieces);
+    messages.push(message);
   };
   userMessage(ordered.filter((b) => ORDER[b.kind] >= 3 && ORDER[b.kind] <= 5));
   for (const group of ordered.filter((b) => b.kind === 'session_group')) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { serializeRequest, type WireShape } from '../providers/shape';
 import { TiktokenCounter, type Tokenizer } from '../tokens';
 import type { Block } from '../types';
-import { render, type NeutralRequest } from './render';
+import { CONTENT_PARTS, render, type NeutralRequest } from './render';
 
 /**
  * Counting the serialized request incrementally. A byte-pair encoding never merges across a pre-tokenizer piece,
@@ -14,9 +14,111 @@ import { render, type NeutralRequest } from './render';
  */
 export function countIncrementally(tokenizer: Tokenizer, text: string): number {
   if (!(tokenizer instanceof TiktokenCounter)) return tokenizer.count(text);
+  const memo = pieceMemo(tokenizer);
   let total = 0;
-  for (const piece of pieces(text)) total += tokenizer.count(piece);
+  for (const piece of pieces(text)) total += memo.count(piece);
   return total;
+}
+
+/**
+ * The counts of the pieces of the requests counted in this assembly and the one before, keyed by the pieces
+ * themselves (a string key: no content hash of the whole request on every count). A piece counted in neither is
+ * handed to the tokenizer (whose own cache may still know it). Rotated once per assembly (`RequestCounter`), so
+ * it holds at most the pieces of two assemblies' requests.
+ */
+export class PieceMemo {
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  constructor(private readonly tokenizer: Tokenizer) {}
+
+  count(piece: string): number {
+    let n = this.current.get(piece);
+    if (n !== undefined) return n;
+    n = this.previous.get(piece) ?? this.tokenizer.count(piece);
+    this.current.set(piece, n);
+    return n;
+  }
+
+  /** A new assembly: what the one before last counted and this one has not is forgotten. */
+  rotate(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+}
+
+/** The JSON-escaped texts of message parts, of this assembly and the one before (keyed by the part itself). */
+class EscapeMemo {
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
+
+  escaped(part: string): string {
+    let e = this.current.get(part);
+    if (e !== undefined) return e;
+    e = this.previous.get(part) ?? JSON.stringify(part).slice(1, -1);
+    this.current.set(part, e);
+    return e;
+  }
+
+  rotate(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+}
+const escapes = new EscapeMemo();
+
+/** Messages shorter than this are serialized as they are (escaping them whole costs less than looking up parts). */
+export const SPLICE_MIN = 64 * 1024;
+
+/**
+ * The request's bytes, exactly `serializeRequest`'s. In the OpenAI shape, which sends each message's content as
+ * it is, a large user message is not escaped whole: the body is serialized with a marker in its place, and the
+ * marker replaced by the message's parts, each escaped once per text (JSON escapes character by character, so the
+ * escaped parts joined are the escaped whole; a part that starts or ends inside a surrogate pair is not spliced).
+ * Anything unexpected (another shape, a marker not found exactly once) serializes the plain way.
+ */
+export function serialize(neutral: NeutralRequest, shape: WireShape, stream: boolean): string {
+  if (shape !== 'openai') return serializeRequest(neutral, shape, stream);
+  const spliced = new Map<number, readonly string[]>();
+  neutral.messages.forEach((m, i) => {
+    const parts = CONTENT_PARTS.get(m);
+    if (parts && m.content.length >= SPLICE_MIN && parts.every(whole)) spliced.set(i, parts);
+  });
+  if (spliced.size === 0) return serializeRequest(neutral, shape, stream);
+  const marker = (i: number) => `\u0000ctxctl-part-${i}\u0000`;
+  const marked = { ...neutral, messages: neutral.messages.map((m, i) => (spliced.has(i) ? { ...m, content: marker(i) } : m)) };
+  const text = serializeRequest(marked, shape, stream);
+  const out: string[] = [];
+  let at = 0;
+  for (const [i, parts] of spliced) {
+    const quoted = JSON.stringify(marker(i));
+    const where = text.indexOf(quoted);
+    if (where < at || where !== text.lastIndexOf(quoted)) return serializeRequest(neutral, shape, stream);
+    out.push(text.slice(at, where), '"');
+    for (const p of parts) out.push(escapes.escaped(p));
+    out.push('"');
+    at = where + quoted.length;
+  }
+  out.push(text.slice(at));
+  return out.join('');
+}
+
+/** Whether a part begins and ends on whole characters (no half of a surrogate pair at either end). */
+function whole(part: string): boolean {
+  if (part.length === 0) return true;
+  const first = part.charCodeAt(0);
+  const last = part.charCodeAt(part.length - 1);
+  return !(first >= 0xdc00 && first <= 0xdfff) && !(last >= 0xd800 && last <= 0xdbff);
+}
+
+const PIECE_MEMOS = new WeakMap<Tokenizer, PieceMemo>();
+export function pieceMemo(tokenizer: Tokenizer): PieceMemo {
+  let memo = PIECE_MEMOS.get(tokenizer);
+  if (!memo) PIECE_MEMOS.set(tokenizer, (memo = new PieceMemo(tokenizer)));
+  return memo;
 }
 
 const LETTER = /^\p{L}$/u;
@@ -63,7 +165,10 @@ export class RequestCounter {
     private readonly shape: WireShape,
     private readonly stream: boolean,
     private readonly cacheKey?: string,
-  ) {}
+  ) {
+    if (tokenizer instanceof TiktokenCounter) pieceMemo(tokenizer).rotate();
+    escapes.rotate();
+  }
 
   /**
    * The last request rendered, serialized and counted: enforce counts the blocks it keeps, then the chain renders
@@ -73,7 +178,22 @@ export class RequestCounter {
 
   /** The exact tokens of the request these blocks make. */
   count(blocks: Block[]): number {
-    return this.countSerialized(serializeRequest(this.render(blocks), this.shape, this.stream));
+    const known = this.sameAsLast(blocks) ? this.last?.tokens : undefined;
+    if (known !== undefined) return known;
+    const neutral = this.render(blocks);
+    const serialized = serialize(neutral, this.shape, this.stream);
+    if (this.last) this.last.serialized = serialized;
+    return this.countSerialized(serialized);
+  }
+
+  /** The serialized request of these blocks when it is the last one counted (the same objects, in the same order). */
+  serializedOf(blocks: Block[]): string | undefined {
+    return this.sameAsLast(blocks) ? this.last?.serialized : undefined;
+  }
+
+  private sameAsLast(blocks: Block[]): boolean {
+    const last = this.last;
+    return last !== undefined && last.blocks.length === blocks.length && last.blocks.every((b, i) => b === blocks[i]);
   }
 
   countSerialized(serialized: string): number {
@@ -86,8 +206,7 @@ export class RequestCounter {
 
   /** The neutral request of these blocks; the same blocks (the very objects, in the same order) render once. */
   render(blocks: Block[]): NeutralRequest {
-    const last = this.last;
-    if (last && last.blocks.length === blocks.length && last.blocks.every((b, i) => b === blocks[i])) return copyOf(last.neutral);
+    if (this.last && this.sameAsLast(blocks)) return copyOf(this.last.neutral);
     const neutral = render(blocks, this.model, this.outputReserve);
     if (this.cacheKey) neutral.cacheKey = this.cacheKey;
     this.last = { blocks: [...blocks], neutral: copyOf(neutral) };
