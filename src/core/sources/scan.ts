@@ -27,6 +27,11 @@ export interface ScanOptions {
    * their text (as `readText` gives it) returned in `texts`, so each is opened once, not twice.
    */
   readWhole?: (relPath: string, size: number) => boolean;
+  /**
+   * Files whose this version (path, size, mtime) is known to be text (a kept document, sources/kept-documents.ts):
+   * neither read nor sniffed for the binary check.
+   */
+  knownText?: (relPath: string, size: number, mtimeMs: number) => boolean;
 }
 
 export interface ScanResult {
@@ -169,7 +174,8 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       }
       let binary = false;
       try {
-        if (stat.size > 0 && options.readWhole?.(relPath, stat.size)) {
+        if (options.knownText?.(relPath, stat.size, stat.mtimeMs)) binary = false;
+        else if (stat.size > 0 && options.readWhole?.(relPath, stat.size)) {
           const bytes = fs.readFileSync(abs);
           binary = bytes.subarray(0, SNIFF.length).includes(0);
           if (!binary) texts.set(relPath, normalText(bytes.toString('utf8')));
