@@ -130,8 +130,8 @@ export class KeptDocuments {
       kept.changed = true;
       return kept;
     }
-    // A copy of its own (a Buffer read from disk may be a view of a larger pool); lines are views of it.
-    const own = Uint8Array.prototype.slice.call(bytes) as Uint8Array;
+    // Lines are views of the bytes read (no copy: a 100 000-document file is ~27 MB).
+    const own = bytes;
     for (let start = magic.length; start < own.length; ) {
       let end = own.indexOf(NEWLINE, start);
       if (end === -1) end = own.length;
