@@ -1,9 +1,9 @@
 import { hostFs as fs, type HostStats, type HostDirent } from '../host';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import { isSecretPath } from '../redact/files';
+import { globMatcher } from './globs';
 import { resolveInWorkspace, type GuardOptions } from './guard';
 import type { Warning } from '../types';
 
@@ -90,7 +90,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   const skipped: ScanResult['skipped'] = [];
   const warnings: Warning[] = [];
   const texts = new Map<string, string>();
-  const excluded = picomatch(options.exclude, { dot: true });
+  const excluded = globMatcher(options.exclude, { dot: true });
   let realRoot: string;
   try {
     realRoot = fs.realpathSync(root);

@@ -7,6 +7,7 @@ import type { SessionEvent, Warning } from '../types';
 import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { cachedDocument } from './document-cache';
+import { globMatcher } from './globs';
 import { mayHoldSecret, type KeptDocuments } from './kept-documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { fsReason, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
@@ -155,7 +156,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   if (policy.offload.dir !== defaultPolicy().offload.dir || (options.toolResults?.length ?? 0) > 0) offloadLocation(root, policy);
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
-  const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
+  const toolGlob = globMatcher(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   // Logs and tool output stream: size is no reason to skip one.
   const maxTextBytes = 2 * 1024 * 1024;
