@@ -159,7 +159,11 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
     { reader: diskReader(root), kept: documents, task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
     { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
   );
-  for (const unsaved of [saveIndex(kept.index, store), saveDocuments(documents, documentStore)]) if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
+  const unsaved = saveIndex(kept.index, store);
+  if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
+  // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read, and is told by
+  // the index's note above whenever the index changed.
+  saveDocuments(documents, documentStore);
   if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   return result;
 }
