@@ -2,13 +2,18 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { InputError } from '../core/errors';
 import type { IndexStore } from '../core/relevance/persist';
+import type { DocumentStore } from '../core/sources/kept-documents';
+import { readRegularBytes } from './read-bounded';
 
 /**
  * The CLI's kept relevance index: one file per workspace in the user's cache folder (`$CTXCTL_CACHE_DIR`, else
  * `$XDG_CACHE_HOME/context-control`, else `~/.cache/context-control`; `%LOCALAPPDATA%\context-control` on
  * Windows), under `relevance/`, named by the SHA-256 of the workspace's real path. Never in the workspace: a preview
  * writes nothing there. It holds terms of the redacted text only (the index is built after redaction), never a secret.
+ * Beside it, under `documents/`, the parsed documents (sources/kept-documents.ts): only those whose text fails the
+ * redaction rule set's pre-check, so no secret is written there either.
  *
  * The folder is made private (0700); the file is read only when it is a regular file (not a link, a FIFO or a
  * device, opened without blocking) of at most MAX_INDEX_BYTES, and written whole to a temporary file, then renamed
@@ -37,32 +42,27 @@ export function indexFile(root: string, env: NodeJS.ProcessEnv = process.env): s
 }
 
 export function workspaceIndexStore(root: string, env: NodeJS.ProcessEnv = process.env): IndexStore {
-  const file = indexFile(root, env);
+  return cacheFileStore(indexFile(root, env), MAX_INDEX_BYTES);
+}
+
+/** Where the kept parsed documents of the workspace at `root` live (sources/kept-documents.ts): beside its index. */
+export function documentsFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(cacheFolder(env), 'documents', path.basename(indexFile(root, env)).replace(/\.bin$/, '.json'));
+}
+
+export function workspaceDocumentStore(root: string, env: NodeJS.ProcessEnv = process.env): DocumentStore {
+  return cacheFileStore(documentsFile(root, env), MAX_INDEX_BYTES);
+}
+
+/** A file of the cache folder, read and written as the head of this file says. */
+function cacheFileStore(file: string, limit: number): IndexStore & DocumentStore {
   const shown = (e: unknown) => `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
   return {
     load: () => {
-      let fd: number | undefined;
       try {
-        fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+        return readRegularBytes(file, file, limit, { noFollow: true });
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-        throw new Error(shown(e));
-      }
-      try {
-        const st = fs.fstatSync(fd);
-        if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-        if (st.size > MAX_INDEX_BYTES) throw new Error(`${file} is ${st.size} bytes, over ${MAX_INDEX_BYTES}`);
-        const buf = Buffer.alloc(st.size);
-        let got = 0;
-        while (got < buf.length) {
-          const n = fs.readSync(fd, buf, got, buf.length - got, null);
-          if (n === 0) break;
-          got += n;
-        }
-        if (got !== buf.length) throw new Error(`${file} changed while it was read`);
-        return buf;
-      } finally {
-        fs.closeSync(fd);
+        throw new Error(e instanceof InputError ? `${file} ${e.message}` : shown(e));
       }
     },
     save: (bytes) => {

@@ -25,7 +25,8 @@ import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
 import { workspaceFolders } from './workspaces';
 import { diskHost, installDiskHost } from '../host/disk';
 import { openIndex, saveIndex } from '../core/relevance/persist';
-import { workspaceIndexStore } from './index-store';
+import { workspaceDocumentStore, workspaceIndexStore } from './index-store';
+import { openDocuments, saveDocuments } from '../core/sources/kept-documents';
 
 // The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
@@ -148,15 +149,21 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   const store = workspaceIndexStore(root);
   const kept = openIndex(store);
   if (kept.warning) stderr(`ctxctl: note: ${kept.warning}\n`);
+  // So are the parsed documents (kept-documents.ts): an unchanged one is neither read nor parsed again.
+  const documentStore = workspaceDocumentStore(root);
+  const documents = openDocuments(documentStore);
   const engine = new ContextEngine(diskHost, { root, relevance: kept.index });
   const policy = resolvePolicy(engine.policy(v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const previousPrefixHash = out ? previousRecord(out).prefixHash : undefined;
   const { assembly: result } = engine.preview(
-    { reader: diskReader(root), task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
+    { reader: diskReader(root), kept: documents, task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
     { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
   );
   const unsaved = saveIndex(kept.index, store);
   if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
+  // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read, and is told by
+  // the index's note above whenever the index changed.
+  saveDocuments(documents, documentStore);
   if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   return result;
 }

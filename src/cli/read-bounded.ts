@@ -8,9 +8,14 @@ import { InputError } from '../core/errors';
  * naming the file: exit 2, one line. `undefined` when there is no file.
  */
 export function readRegularFile(abs: string, label: string, limit: number): string | undefined {
+  return readRegularBytes(abs, label, limit)?.toString('utf8');
+}
+
+/** `readRegularFile`'s bytes; with `noFollow`, a symbolic link is refused too (it is not opened). */
+export function readRegularBytes(abs: string, label: string, limit: number, options: { noFollow?: boolean } = {}): Buffer | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (options.noFollow ? fs.constants.O_NOFOLLOW : 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -29,7 +34,7 @@ export function readRegularFile(abs: string, label: string, limit: number): stri
       if (got > limit) throw new InputError(`is larger than ${sizeText(limit)}: not read`, label);
       if (got === buf.length) break;
     }
-    return buf.toString('utf8', 0, got);
+    return buf.subarray(0, got);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, label);

@@ -1,6 +1,7 @@
 import type { RequestRedaction } from '../chain/render';
 import type { SessionReport } from '../session/report';
-import { PLACEHOLDER_RE, redactDeep } from '../redact/apply';
+import { PLACEHOLDER_RE } from '../redact/apply';
+import { redactManifestStrings } from './redact-manifest';
 import type { Snapshot } from '../sources/snapshot';
 import type { TaskSignals } from '../task/analyze';
 import type { Block, Decision, Decisions } from '../types';
@@ -133,7 +134,7 @@ function redactionsOf(input: ManifestInput): RedactionEntry[] {
  * file name, a title or an id).
  */
 export function buildManifest(input: ManifestInput): Manifest {
-  return redactDeep(manifestOf(input));
+  return redactManifestStrings(manifestOf(input));
 }
 
 function manifestOf(input: ManifestInput): Manifest {

@@ -1,9 +1,9 @@
 import { hostFs as fs, type HostStats, type HostDirent } from '../host';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import { isSecretPath } from '../redact/files';
+import { globMatcher } from './globs';
 import { resolveInWorkspace, type GuardOptions } from './guard';
 import type { Warning } from '../types';
 
@@ -27,6 +27,11 @@ export interface ScanOptions {
    * their text (as `readText` gives it) returned in `texts`, so each is opened once, not twice.
    */
   readWhole?: (relPath: string, size: number) => boolean;
+  /**
+   * Files whose this version (path, size, mtime) is known to be text (a kept document, sources/kept-documents.ts):
+   * neither read nor sniffed for the binary check.
+   */
+  knownText?: (relPath: string, size: number, mtimeMs: number) => boolean;
 }
 
 export interface ScanResult {
@@ -85,7 +90,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   const skipped: ScanResult['skipped'] = [];
   const warnings: Warning[] = [];
   const texts = new Map<string, string>();
-  const excluded = picomatch(options.exclude, { dot: true });
+  const excluded = globMatcher(options.exclude, { dot: true });
   let realRoot: string;
   try {
     realRoot = fs.realpathSync(root);
@@ -169,7 +174,8 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       }
       let binary = false;
       try {
-        if (stat.size > 0 && options.readWhole?.(relPath, stat.size)) {
+        if (options.knownText?.(relPath, stat.size, stat.mtimeMs)) binary = false;
+        else if (stat.size > 0 && options.readWhole?.(relPath, stat.size)) {
           const bytes = fs.readFileSync(abs);
           binary = bytes.subarray(0, SNIFF.length).includes(0);
           if (!binary) texts.set(relPath, normalText(bytes.toString('utf8')));

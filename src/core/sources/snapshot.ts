@@ -7,6 +7,8 @@ import type { SessionEvent, Warning } from '../types';
 import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { cachedDocument } from './document-cache';
+import { globMatcher } from './globs';
+import { mayHoldSecret, type KeptDocuments } from './kept-documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { fsReason, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
 import { resolveInWorkspace } from './guard';
@@ -89,6 +91,8 @@ export interface SnapshotOptions {
   overrides?: Partial<Overrides>;
   /** How file text is read; default: the disk. The editor passes one that sees unsaved buffers. */
   reader?: WorkspaceReader;
+  /** Documents parsed in an earlier run (the CLI's cache folder): an unchanged one is neither read nor parsed. Disk only. */
+  kept?: KeptDocuments;
 }
 
 export const POLICY_FILE = '.context/policy.yaml';
@@ -152,7 +156,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   if (policy.offload.dir !== defaultPolicy().offload.dir || (options.toolResults?.length ?? 0) > 0) offloadLocation(root, policy);
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
-  const toolGlob = picomatch(policy.tool_output.globs, { dot: true });
+  const toolGlob = globMatcher(policy.tool_output.globs, { dot: true });
   const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
   // Logs and tool output stream: size is no reason to skip one.
   const maxTextBytes = 2 * 1024 * 1024;
@@ -162,7 +166,9 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   // a reader other than the disk's (an editor's unsaved buffers) reads them itself.
   const isDocument = (p: string) => p !== task.source && p !== sessionRel && !p.startsWith('.context/') && !instructionFamily(p) && !streamable(p) && DOCUMENT_EXTENSIONS.test(p);
   const readWhole = options.reader && !options.reader.disk ? undefined : (p: string, size: number) => size <= maxTextBytes && isDocument(p);
-  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable, readWhole });
+  const kept = options.reader && !options.reader.disk ? undefined : options.kept;
+  const knownText = kept && ((p: string, size: number, mtimeMs: number) => size <= maxTextBytes && isDocument(p) && kept.knows(p, size, mtimeMs));
+  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable, readWhole, knownText });
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const missing = task.source === 'task' && !task.warnings?.length ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
@@ -230,8 +236,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       if (!returned.has(p)) snapshot.toolOutputs.push({ path: p, size: file.size, mtimeMs: file.mtimeMs, format: formatOf.find((f) => f.test(p))?.format, lines: redactedFileLines(path.join(root, p)) });
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
-      tryRead(file, (text) => {
-        const doc = cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
+      const use = (doc: DocumentFile) => {
         if (task.source === 'task' && sameText(doc.body, task.text)) {
           // The pasted task is this file's text: it is the task, not a document about it.
           snapshot.pastedFrom = p;
@@ -239,7 +244,16 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
         }
         warnings.push(...(doc.warnings ?? []));
         snapshot.documents.push(doc);
-      });
+      };
+      const known = kept && file.size <= maxTextBytes ? kept.get(p, file.size, file.mtimeMs, isDecision) : undefined;
+      if (known) use(known);
+      else {
+        tryRead(file, (text) => {
+          const doc = cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
+          kept?.put(p, file.size, file.mtimeMs, isDecision, doc, text, mayHoldSecret);
+          use(doc);
+        });
+      }
     } else if (task.files.includes(p) || priorityGlobs(p) || changedPaths.has(p) || overrideFor(overrides, p) === 'include') {
       tryRead(file, (text) => snapshot.sourceFiles.push({ path: p, text }));
     }

@@ -1,0 +1,60 @@
+import { redact } from '../redact/apply';
+
+/**
+ * The reasons the relevance stage and the index write for a document they leave out or list, one per document of the
+ * workspace: all engine text (thresholds, budgets, ranks, scores) but the task's words (`mentions a, b, c`), which are
+ * words of the task after its redaction. Only words of lower-case ASCII letters and digits are taken as such.
+ */
+export const ENGINE_REASON = /^(?:not in this request: )?below the (?:index|relevance) threshold \d+%(?: but its text has half of the task's words)?: (?:left out of the index: its budget of \d+ tokens was spent on documents ranked higher \(by relevance, then path\)|in the index) \(mentions (?<words>[a-z][a-z0-9]*(?:, [a-z][a-z0-9]*)*)(?: and \d+ more)? \(rank \d+ of \d+, score \d+(?:\.\d+)?\)\)$/;
+
+/**
+ * A string of the manifest, redacted. An engine reason (ENGINE_REASON) has only its task words scanned, each alone:
+ * when none holds a secret it is kept as it is (the rest is the engine's own text, which holds none); otherwise, and
+ * for every other string, the whole string passes the rule set.
+ */
+export function redactString(s: string, part: (word: string) => string = (w) => redact(w).text): string {
+  const words = ENGINE_REASON.exec(s)?.groups?.words;
+  if (words !== undefined && words.split(', ').every((w) => part(w) === w)) return s;
+  return redact(s).text;
+}
+
+/**
+ * Redact every string of the manifest (object keys included), as `redactDeep` does, keeping its shape: what holds no
+ * secret is returned as it is. Each distinct string is scanned once per manifest: a 100 000-file manifest repeats the
+ * same keys and values (`tokens`, `kind`, `document`, `documents`) in every entry, and the key `tokens` alone passed
+ * the rule set's pre-check 100 000 times. The redaction of a string depends on nothing but the string: the result is
+ * the one `redactDeep` gives.
+ */
+export function redactManifestStrings<T>(value: T): T {
+  const memo = new Map<string, string>();
+  const text = (s: string): string => {
+    let r = memo.get(s);
+    if (r === undefined) memo.set(s, (r = redactString(s, text)));
+    return r;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = walk(v[i]);
+        if (out === undefined && x !== v[i]) out = v.slice(0, i);
+        if (out !== undefined) out.push(x);
+      }
+      return out ?? v;
+    }
+    if (v && typeof v === 'object') {
+      let walked: [string, unknown][] | undefined;
+      const entries = Object.entries(v);
+      for (let i = 0; i < entries.length; i++) {
+        const [k, x] = entries[i];
+        const [k2, x2] = [text(k), walk(x)];
+        if (walked === undefined && (k2 !== k || x2 !== x)) walked = entries.slice(0, i);
+        if (walked !== undefined) walked.push([k2, x2]);
+      }
+      return walked ? Object.fromEntries(walked) : v;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

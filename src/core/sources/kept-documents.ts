@@ -1,0 +1,199 @@
+import { HINT } from '../redact/rules';
+import type { DocumentFile } from './documents';
+
+/**
+ * Parsed documents kept between runs, by file version: a document whose path, size, mtime and decision folder are
+ * those it had when it was kept is neither read nor parsed again (nor opened by the scan for its binary check: it was
+ * text when it was kept). The CLI keeps them in its cache folder beside the relevance index (src/cli/index-store.ts).
+ *
+ * Only documents that hold nothing the redaction rule set could match are kept (their text, front matter included,
+ * fails the rule set's pre-check): a document that might hold a secret is read again on every run, so no secret is
+ * ever written to the cache. What was not seen in a run (a deleted file) is not saved again.
+ */
+
+/** Where the kept documents live between runs: `load` gives the saved bytes (undefined: none), `save` replaces them. */
+export interface DocumentStore {
+  load(): Uint8Array | undefined;
+  save(bytes: Uint8Array): void;
+}
+
+/** One kept version: its stamp, and its parsed document as JSON bytes (parsed when it is asked for, not before). */
+interface Kept {
+  size: number;
+  mtimeMs: number;
+  decision: boolean;
+  /** The saved line (`[path,size,mtime,decision]\t{document}`) and where its document starts in it. */
+  line: Uint8Array;
+  at: number;
+  /** Parsed by `knows`, handed over by the next `get`. */
+  doc?: DocumentFile;
+}
+
+/** The saved form's first line: anything else is no kept document. One line per document follows. */
+export const KEPT_FORMAT = 'ctxctl-documents 2';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+export class KeptDocuments {
+  private readonly entries = new Map<string, Kept>();
+  private readonly seen = new Set<string>();
+  /** True when a save would write something other than what was loaded. */
+  changed = false;
+
+  /** The document kept for this version of the file, if there is one: parsed from its saved JSON, the caller's own. */
+  get(path: string, size: number, mtimeMs: number, decision: boolean): DocumentFile | undefined {
+    const k = this.version(path, size, mtimeMs);
+    if (!k || k.decision !== decision) return undefined;
+    const doc = k.doc ?? this.parsed(path, k);
+    k.doc = undefined;
+    if (doc) this.seen.add(path);
+    return doc;
+  }
+
+  /**
+   * True when this version of the file was kept as a (text) document, whatever its decision folder: the scan need not
+   * open it for its binary check. Its saved document is parsed here (once): one that does not parse is not known.
+   */
+  knows(path: string, size: number, mtimeMs: number): boolean {
+    const k = this.version(path, size, mtimeMs);
+    if (k) k.doc ??= this.parsed(path, k);
+    return k?.doc !== undefined;
+  }
+
+  private version(path: string, size: number, mtimeMs: number): Kept | undefined {
+    const k = this.entries.get(path);
+    return k && k.size === size && k.mtimeMs === mtimeMs ? k : undefined;
+  }
+
+  /** The saved document of `k`; one that does not parse as a document of `path` is forgotten. */
+  private parsed(path: string, k: Kept): DocumentFile | undefined {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(decoder.decode(k.line.subarray(k.at)));
+    } catch {
+      doc = undefined;
+    }
+    if (isDocument(doc, path)) return doc;
+    this.entries.delete(path);
+    this.changed = true;
+    return undefined;
+  }
+
+  /** Keep `doc`, parsed from `text`, when `mayHoldSecret(text)` is false; a version kept before is replaced. */
+  put(path: string, size: number, mtimeMs: number, decision: boolean, doc: DocumentFile, text: string, mayHoldSecret: (text: string) => boolean): void {
+    if (mayHoldSecret(text)) {
+      if (this.entries.delete(path)) this.changed = true;
+      return;
+    }
+    // Serialised now, as parsed: what the chain does to the document afterwards is not kept.
+    const head = encoder.encode(JSON.stringify([path, size, mtimeMs, decision]) + '\t');
+    const body = encoder.encode(JSON.stringify(doc) + '\n');
+    const line = new Uint8Array(head.length + body.length);
+    line.set(head);
+    line.set(body, head.length);
+    this.entries.set(path, { size, mtimeMs, decision, line, at: head.length });
+    this.seen.add(path);
+    this.changed = true;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The documents seen in this run, as bytes: the format line, then one line per document. */
+  serialize(): Uint8Array {
+    const parts: Uint8Array[] = [encoder.encode(KEPT_FORMAT + '\n')];
+    let length = parts[0].length;
+    for (const [path, k] of this.entries) {
+      if (!this.seen.has(path)) continue;
+      parts.push(k.line);
+      length += k.line.length;
+    }
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /** The documents saved in `bytes`; an empty set when they are not of this format (the caller reads the files). */
+  static restore(bytes: Uint8Array | undefined): KeptDocuments {
+    const kept = new KeptDocuments();
+    if (bytes === undefined) return kept;
+    const magic = encoder.encode(KEPT_FORMAT + '\n');
+    if (bytes.length < magic.length || magic.some((b, i) => bytes[i] !== b)) {
+      kept.changed = true;
+      return kept;
+    }
+    // Lines are views of the bytes read (no copy: a 100 000-document file is ~27 MB).
+    const own = bytes;
+    for (let start = magic.length; start < own.length; ) {
+      let end = own.indexOf(NEWLINE, start);
+      if (end === -1) end = own.length;
+      const line = own.subarray(start, end + 1);
+      start = end + 1;
+      const tab = line.indexOf(TAB);
+      let head: unknown;
+      try {
+        head = tab === -1 ? undefined : JSON.parse(decoder.decode(line.subarray(0, tab)));
+      } catch {
+        head = undefined;
+      }
+      if (!Array.isArray(head) || head.length !== 4) continue;
+      const [path, size, mtimeMs, decision] = head as unknown[];
+      if (typeof path !== 'string' || typeof size !== 'number' || typeof mtimeMs !== 'number' || typeof decision !== 'boolean') continue;
+      kept.entries.set(path, { size, mtimeMs, decision, line, at: tab + 1 });
+    }
+    return kept;
+  }
+
+  /** Forget what this run did not see (after a save, which left it out). */
+  dropUnseen(): void {
+    for (const path of [...this.entries.keys()]) if (!this.seen.has(path)) this.entries.delete(path);
+  }
+
+  /** True when some kept entry was not seen in this run (a save would drop it). */
+  get stale(): boolean {
+    for (const path of this.entries.keys()) if (!this.seen.has(path)) return true;
+    return false;
+  }
+}
+
+function isDocument(x: unknown, path: string): x is DocumentFile {
+  const d = x as DocumentFile;
+  return typeof d === 'object' && d !== null && d.path === path && typeof d.body === 'string' && typeof d.bodyLine === 'number' && typeof d.title === 'string';
+}
+
+/** True when the redaction rule set might find a secret in `text` (its pre-check matches): such a text is never kept. */
+export function mayHoldSecret(text: string): boolean {
+  return HINT.test(text);
+}
+
+/** Open the kept documents of `store`: none when it cannot be read (a bad cache costs a re-read, never a failure). */
+export function openDocuments(store: DocumentStore): KeptDocuments {
+  try {
+    return KeptDocuments.restore(store.load());
+  } catch {
+    const kept = new KeptDocuments();
+    kept.changed = true;
+    return kept;
+  }
+}
+
+/** Save the kept documents when they changed; the reason they could not be saved, if they could not. */
+export function saveDocuments(kept: KeptDocuments, store: DocumentStore): string | undefined {
+  if (!kept.changed && !kept.stale) return undefined;
+  try {
+    store.save(kept.serialize());
+    kept.changed = false;
+    kept.dropUnseen();
+    return undefined;
+  } catch (e) {
+    return `the parsed documents could not be kept for the next run (${(e as Error).message})`;
+  }
+}
