@@ -17,6 +17,11 @@ export interface WorkspaceReader {
   read(relPath: string): string;
   /** Size in bytes and modification time, or undefined when there is no such file. */
   stat(relPath: string): { size: number; mtimeMs: number } | undefined;
+  /**
+   * The version of the text `read` gives when it is not the disk's (an unsaved buffer): what the snapshot keys its
+   * caches by instead of the scanned file's size and mtime. Undefined: the disk's version.
+   */
+  unsaved?(relPath: string): { size: number; mtimeMs: number } | undefined;
 }
 
 /** The disk, as the CLI and the workers see it. */
@@ -70,6 +75,10 @@ export function overlayReader(base: WorkspaceReader, buffers: readonly BufferTex
       const st = base.stat(relPath);
       const b = byPath.get(relPath);
       return st && b ? { size: Buffer.byteLength(b.text), mtimeMs: b.mtimeMs } : st;
+    },
+    unsaved: (relPath) => {
+      const b = byPath.get(relPath);
+      return b ? { size: Buffer.byteLength(b.text), mtimeMs: b.mtimeMs } : undefined;
     },
   };
 }

@@ -168,7 +168,11 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const readWhole = options.reader && !options.reader.disk ? undefined : (p: string, size: number) => size <= maxTextBytes && isDocument(p);
   const kept = options.reader && !options.reader.disk ? undefined : options.kept;
   const knownText = kept && ((p: string, size: number, mtimeMs: number) => size <= maxTextBytes && isDocument(p) && kept.knows(p, size, mtimeMs));
-  const scan = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable, readWhole, knownText });
+  const scanned = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable, readWhole, knownText });
+  // A file the editor holds unsaved is the buffer's version: the caches below (documents, relevance) key it by the
+  // buffer's size and time, never by the disk's, which would give back the parse of the text on disk.
+  const unsaved = options.reader?.unsaved?.bind(options.reader);
+  const scan = unsaved ? { ...scanned, files: scanned.files.map((f) => { const v = unsaved(f.path); return v ? { ...f, ...v } : f; }) } : scanned;
   const warnings: Warning[] = [...(options.policyFile || (options.policy && options.policy.origin !== 'defaults') ? [] : policyFileWarnings(root)), ...(task.warnings ?? []), ...scan.warnings];
   const missing = task.source === 'task' && !task.warnings?.length ? taskLooksLikeMissingFile(task.text) : undefined;
   if (missing) warnings.push({ source: 'task', message: `${missing} does not exist; treated as text` });
