@@ -9,6 +9,7 @@ import { handlers } from './ops';
 import type { OpName, OpRequest, OpResponse } from './ops-protocol';
 import { serialize } from './serialize';
 import { installDiskHost } from '../../host/disk';
+import { saveKeptIndexes } from './load';
 
 // The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
 installDiskHost();
@@ -24,4 +25,21 @@ parentPort?.on('message', async (req: OpRequest) => {
     res = { id: req.id, ok: false, error: serialize(e, snapshot) };
   }
   parentPort?.postMessage(res);
+  keepIndexesSoon();
 });
+
+/**
+ * The folders' indexes are saved for the next session (and for `ctxctl preview`) once no operation came for a
+ * while: a burst of keystrokes writes the index once, after it. A note (rebuilt, not saved) goes to stderr, which
+ * the extension's log shows.
+ */
+const SAVE_AFTER_MS = 2000;
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+function keepIndexesSoon(): void {
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    saveTimer = undefined;
+    for (const note of saveKeptIndexes()) process.stderr.write(`context-control: relevance index: ${note}\n`);
+  }, SAVE_AFTER_MS);
+  saveTimer.unref?.();
+}

@@ -9,6 +9,9 @@ import { diskReader, overlayReader } from '../../core/sources/reader';
 import type { Snapshot } from '../../core/sources/snapshot';
 import { counterFor, encodingForModel, type Tokenizer } from '../../core/tokens';
 import { diskHost } from '../../host/disk';
+import { openIndex, saveIndex, type IndexStore } from '../../core/relevance/persist';
+import type { RelevanceIndex } from '../../core/relevance/index';
+import { workspaceIndexStore } from '../../cli/index-store';
 import { CHAT_SESSION_SOURCE } from '../chat/history';
 import type { CountWith } from './ops-protocol';
 import { viewOf, type AssembleRequest, type BlockView, type ChatPatch, type FitResult, type SnapshotView, type WorkerSnapshot } from './protocol';
@@ -48,8 +51,40 @@ export function resultOf(assembly: Assembly, snapshot: Snapshot): { assembly: As
 const engines = new Map<string, ContextEngine>();
 export function engineFor(root: string): ContextEngine {
   let engine = engines.get(root);
-  if (!engine) engines.set(root, (engine = new ContextEngine(diskHost, root)));
+  if (!engine) {
+    // The folder's index starts from the one the CLI keeps (src/cli/index-store.ts, the user's cache folder): the
+    // editor and `ctxctl preview` share it. Every entry is checked against the text read before it is trusted (its
+    // digest), so a buffer's unsaved text is indexed anew, never taken for the file's.
+    const store = workspaceIndexStore(root);
+    const opened = openIndex(store);
+    if (opened.warning) indexNotes.push(`${root}: ${opened.warning}`);
+    keptIndexes.set(root, { index: opened.index, store });
+    engines.set(root, (engine = new ContextEngine(diskHost, { root, relevance: opened.index })));
+  }
   return engine;
+}
+
+/** Each engine's index and where it is kept between sessions. */
+const keptIndexes = new Map<string, { index: RelevanceIndex; store: IndexStore }>();
+/** The index the folder's engine ranks with (undefined: no engine for it yet). */
+export function keptIndexOf(root: string): RelevanceIndex | undefined {
+  return keptIndexes.get(root)?.index;
+}
+
+/** What became of the kept indexes (unreadable, not saved), for the worker's log. */
+const indexNotes: string[] = [];
+
+/**
+ * Save the indexes that changed since they were opened or last saved (saveIndex writes only those). Returns and
+ * clears the notes of this and earlier openings: an unusable kept index (rebuilt) or a cache folder that cannot be
+ * written (the next session rebuilds). The worker calls it once it is idle after an operation.
+ */
+export function saveKeptIndexes(): string[] {
+  for (const [root, kept] of keptIndexes) {
+    const note = saveIndex(kept.index, kept.store);
+    if (note) indexNotes.push(`${root}: ${note}`);
+  }
+  return indexNotes.splice(0);
 }
 
 /**
@@ -58,7 +93,12 @@ export function engineFor(root: string): ContextEngine {
  */
 export function keepEngines(roots: readonly string[]): string[] {
   const gone = [...engines.keys()].filter((r) => !roots.includes(r));
-  for (const r of gone) engines.delete(r);
+  for (const r of gone) {
+    const kept = keptIndexes.get(r);
+    if (kept) saveIndex(kept.index, kept.store);
+    keptIndexes.delete(r);
+    engines.delete(r);
+  }
   return gone;
 }
 
