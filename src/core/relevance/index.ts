@@ -1,5 +1,6 @@
 import { eachWord } from '../task/words';
 import { processTerm, stem } from './terms';
+import { ByText } from './by-text';
 
 /** One searchable file, as the index sees it. */
 export interface IndexedDoc {
@@ -83,7 +84,7 @@ export class RelevanceIndex {
   /** Add or replace one document; a document whose text (and, when given, file version) did not change is left alone. */
   upsert(doc: IndexedDoc, stamp?: FileStamp): void {
     const fields = fieldTexts(doc);
-    const [d1, d2] = digestOf(fields);
+    const [d1, d2] = fieldsDigest(fields);
     const known = this.entries.get(doc.path);
     if (known && known.digest === d1 && known.digest2 === d2 && (!stamp || (known.size === stamp.size && known.mtimeMs === stamp.mtimeMs))) {
       this.stats.reused++;
@@ -262,10 +263,33 @@ function fieldTexts(doc: IndexedDoc): string[] {
   return [doc.title, (doc.headings ?? []).join('\n'), doc.summary ?? '', (doc.tags ?? []).join(' '), doc.path.replace(/\.[^./]+$/, ''), doc.body];
 }
 
+/**
+ * digestOf(fields), the body's part found by the body's text: the fields before it are short and digested each time,
+ * and the state after them seeds the body's digest, so the memo's key is the body and that state (the same digest,
+ * with no second function).
+ */
+export const bodyDigests = new ByText<Map<string, [number, number]>>(16384);
+export function fieldsDigest(fields: string[]): [number, number] {
+  const head = digestState(fields.slice(0, -1), 0x811c9dc5, 0x01000193);
+  const seed = `${head[0]}:${head[1]}`;
+  const bySeed = bodyDigests.get(fields[fields.length - 1], () => new Map());
+  let d = bySeed.get(seed);
+  if (!d) {
+    d = digestState([fields[fields.length - 1]], head[0], head[1]);
+    if (bySeed.size >= 4) bySeed.clear();
+    bySeed.set(seed, d);
+  }
+  return [d[0] >>> 0, d[1] >>> 0];
+}
+
 /** Two 32-bit FNV-1a-style digests of the fields (with their boundaries), different multipliers: 64 bits in all. */
 export function digestOf(fields: string[]): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
+  const [a, b] = digestState(fields, 0x811c9dc5, 0x01000193);
+  return [a >>> 0, b >>> 0];
+}
+
+/** digestOf's running state after `fields`, from `a` and `b` (not yet made unsigned). */
+function digestState(fields: string[], a: number, b: number): [number, number] {
   for (const text of fields) {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);

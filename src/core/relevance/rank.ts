@@ -5,6 +5,7 @@ import type { Block } from '../types';
 import { componentsOf, type PackageDir, type TaskComponent } from './components';
 import type { RelevanceIndex } from './index';
 import { processTerm } from './terms';
+import { ByText } from './by-text';
 
 /**
  * Relevance settings (policy `relevance:`). Scores are a share of the best text match (1 = the best), plus the
@@ -167,10 +168,11 @@ function closeness(source: string, anchors: string[]): { file: string; share: nu
   return best;
 }
 
-/** Workspace paths of the Markdown links in a block's text, resolved against its folder. */
-export function linksOf(b: Block): string[] {
+/** The Markdown links of a text (decoded, not yet resolved against a folder), read once per text. */
+const linksByText = new ByText<string[]>(16384);
+function linkTargets(text: string): string[] {
   const out: string[] = [];
-  for (const m of b.text.matchAll(/\]\(\s*<?([^)\s>#]+\.(?:md|markdown|mdx))(?:#[^)\s]*)?>?(?:\s+"[^"]*")?\s*\)/gi)) {
+  for (const m of text.matchAll(/\]\(\s*<?([^)\s>#]+\.(?:md|markdown|mdx))(?:#[^)\s]*)?>?(?:\s+"[^"]*")?\s*\)/gi)) {
     if (/^[a-z]+:/i.test(m[1])) continue;
     let file = m[1];
     try {
@@ -178,7 +180,17 @@ export function linksOf(b: Block): string[] {
     } catch {
       // a malformed escape: the link as written
     }
-    const target = posix.normalize(posix.join(posix.dirname(b.source), file));
+    out.push(file);
+  }
+  return out;
+}
+
+/** Workspace paths of the Markdown links in a block's text, resolved against its folder. */
+export function linksOf(b: Block): string[] {
+  const out: string[] = [];
+  const folder = posix.dirname(b.source);
+  for (const file of linksByText.get(b.text, linkTargets)) {
+    const target = posix.normalize(posix.join(folder, file));
     if (!target.startsWith('..')) out.push(target);
   }
   return out;

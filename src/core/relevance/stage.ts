@@ -6,10 +6,14 @@ import type { Tokenizer } from '../tokens';
 import type { Block } from '../types';
 import { componentsOf, taskComponents } from './components';
 import { changeBlocks, excerptLarge } from './evidence';
+import { ByText } from './by-text';
 import { RelevanceIndex, type IndexedDoc } from './index';
 import { rank, type Changed } from './rank';
 
 const RANKED = new Set(['document', 'decision', 'source_code']);
+
+/** Each document text's headings, read once per text (a workspace's documents, most unchanged between calls). */
+const headingsByText = new ByText<string[]>(16384);
 
 export interface Ranked {
   /** The collected blocks, with matching recent changes added and large source files cut to what matches. */
@@ -39,7 +43,7 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
 
   const docs: IndexedDoc[] = blocks
     .filter((b) => RANKED.has(b.kind) && !b.mandatory)
-    .map((b) => ({ path: b.source, title: b.meta.title ?? b.source, headings: b.kind === 'source_code' ? [] : headingsOf(b.text).map((h) => h.text), summary: b.meta.summary, tags: b.meta.tags, body: b.text }));
+    .map((b) => ({ path: b.source, title: b.meta.title ?? b.source, headings: b.kind === 'source_code' ? [] : headingsByText.get(b.text, (t) => headingsOf(t).map((h) => h.text)), summary: b.meta.summary, tags: b.meta.tags, body: b.text }));
   index.retain(docs.map((d) => d.path));
   // Keyed by the file's version too: a kept index (persist.ts) reuses an entry only for the same path, size, mtime and text.
   const stamps = new Map(snapshot.files.map((f) => [f.path, f]));

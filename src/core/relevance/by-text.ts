@@ -1,0 +1,29 @@
+/**
+ * What a stage works out from a block's text alone, kept by the text itself: an unchanged document's text is the same
+ * string from one assembly to the next (the redaction memo hands back the string it stored), and a Map finds the same
+ * string by its cached hash and by identity, so a lookup costs next to nothing where working it out again reads the
+ * whole text. Bounded by entries: the least recently used go first.
+ */
+export class ByText<V> {
+  private readonly map = new Map<string, V>();
+
+  constructor(readonly maxEntries: number) {}
+
+  /** The value for `text`, made with `make(text)` when it is not known. */
+  get(text: string, make: (text: string) => V): V {
+    const known = this.map.get(text);
+    if (known !== undefined) {
+      this.map.delete(text);
+      this.map.set(text, known);
+      return known;
+    }
+    const value = make(text);
+    this.map.set(text, value);
+    if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
+    return value;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ByText } from '../../../src/core/relevance/by-text';
+import { digestOf, fieldsDigest, RelevanceIndex } from '../../../src/core/relevance/index';
+
+describe('work kept by text', () => {
+  it('ByText makes a value once per text and lets the least recently used go past its bound', () => {
+    const made: string[] = [];
+    const memo = new ByText<number>(2);
+    const get = (t: string) => memo.get(t, (x) => (made.push(x), x.length));
+    assert.deepEqual([get('aa'), get('bbb'), get('aa'), get('c'), get('bbb'), get('aa')], [2, 3, 2, 1, 3, 2]);
+    // 'bbb' was the least recently used when 'c' came, so it was made again; then 'aa' was.
+    assert.deepEqual(made, ['aa', 'bbb', 'c', 'bbb', 'aa']);
+    assert.equal(memo.size, 2);
+  });
+
+  it('the index digest kept by body equals digestOf, whatever the fields before the body', () => {
+    const body = 'The ledger retries each payment call three times.\n'.repeat(40);
+    const cases = [
+      ['Ledger', 'Retries', '', '', 'docs/ledger', body],
+      ['Ledger v2', 'Retries', '', '', 'docs/ledger', body],
+      ['Ledger', 'Retries', 'A summary', 'payments ops', 'docs/ledger', body],
+      ['Ledger', 'Retries', '', '', 'docs/other', body],
+      ['Ledger', 'Retries', '', '', 'docs/ledger', body + 'x'],
+      ['', '', '', '', '', ''],
+    ];
+    for (let round = 0; round < 2; round++) for (const f of cases) assert.deepEqual(fieldsDigest(f), digestOf(f), f.slice(0, 5).join('|'));
+    assert.notDeepEqual(fieldsDigest(cases[0]), fieldsDigest(cases[1]));
+  });
+
+  it('a document whose title changed but not its body is indexed again', () => {
+    const index = new RelevanceIndex();
+    const body = 'Refunds go through the same payment gateway.';
+    index.upsert({ path: 'docs/refunds.md', title: 'Refunds', body });
+    index.upsert({ path: 'docs/refunds.md', title: 'Refunds', body });
+    index.upsert({ path: 'docs/refunds.md', title: 'Chargebacks', body });
+    assert.deepEqual(index.stats, { reused: 1, indexed: 2 });
+  });
+});
