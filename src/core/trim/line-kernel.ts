@@ -1,5 +1,5 @@
 import { AFTER_WORD } from './level-column';
-import { LINE_KERNEL_WASM } from './line-kernel-wasm';
+import { LINE_KERNEL_FILTER, LINE_KERNEL_WASM } from './line-kernel-wasm';
 import { LEVEL_NUMBER_FROM, LEVEL_NUMBER_KEY, LEVEL_NUMBER_SKIP, TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
 
 /**
@@ -19,6 +19,8 @@ const DIGITS = 256;
 const ANY = 512;
 const AFTER_AT = 768;
 const LENGTH = 1024;
+/** quiet's filter of anchors, 16 bytes at a time (line-kernel.wat): two nibble tables for each of three bytes. */
+const NIBBLES = 1088;
 /** Room the shape has in each of its areas. */
 const SHAPE_ROOM = 256;
 const STARTS = 2048;
@@ -93,6 +95,112 @@ function triggerTables(): Uint8Array {
   return t;
 }
 
+/** Buckets of quiet's filter: one bit of each of its nibble tables. */
+const BUCKETS = 8;
+
+/** How often a byte is seen in a log, roughly (weights): to spread the anchors over the filter's buckets. */
+function byteWeight(c: number): number {
+  const ch = String.fromCharCode(c);
+  if (c >= 0x61 && c <= 0x7a) return LETTER_FREQ[ch];
+  if (c >= 0x41 && c <= 0x5a) return LETTER_FREQ[ch.toLowerCase()] / 4;
+  if (c >= 0x30 && c <= 0x39) return 20;
+  if (c === 0x20) return 150;
+  return '.:-/=[]"_,()'.includes(ch) ? 15 : c < 0x80 ? 2 : 1;
+}
+
+/**
+ * The bytes [NIBBLES, NIBBLES + 96) of the kernel's memory, from its tables (`t`, as triggerTables writes them): for
+ * each of an anchor's three bytes (the pair, then the third), a table by low nibble and one by high nibble, of the
+ * buckets (bits) that hold an anchor with such a byte there. Each anchor pair's group goes to one bucket (the one
+ * its bytes, weighed by byteWeight, make least often matched); a byte that is part of an anchor is never filtered
+ * out, so the filter only spares the exact look (PAIRS, THIRDS) where no bucket has all three bytes.
+ */
+export function nibbleTables(t: Uint8Array): Uint8Array {
+  const groups: { bytes: [number[], number[], number[]]; weight: number }[] = [];
+  for (let a = 0; a < 256; a++) {
+    for (let b = 0; b < 256; b++) {
+      const g = t[a + 256 * b];
+      if (g === 0) continue;
+      if (a >= 0x80 || b >= 0x80) throw new Error('triggers.ts: an anchor byte past ASCII');
+      const entry = (groups[g] ??= { bytes: [[], [], []], weight: 0 });
+      if (!entry.bytes[0].includes(a)) entry.bytes[0].push(a);
+      if (!entry.bytes[1].includes(b)) entry.bytes[1].push(b);
+    }
+  }
+  for (let g = 1; g < groups.length; g++) {
+    const entry = groups[g];
+    if (!entry) continue;
+    for (let c = 0; c < 256; c++) {
+      if (t[THIRDS - PAIRS + 256 * g + c] !== 1) continue;
+      if (c >= 0x80) throw new Error('triggers.ts: an anchor byte past ASCII');
+      entry.bytes[2].push(c);
+    }
+    entry.weight = entry.bytes.reduce((w, xs) => w * xs.reduce((s, x) => s + byteWeight(x), 0), 1);
+  }
+  // Per bucket and per byte of the three: the low nibbles and the high nibbles it holds (bits).
+  const lows = new Int32Array(3 * BUCKETS);
+  const highs = new Int32Array(3 * BUCKETS);
+  // A byte's weight by its low nibble and by its high nibble (a bucket's bytes are counted as if the two were apart).
+  const byLow = new Float64Array(16);
+  const byHigh = new Float64Array(8);
+  for (let c = 0; c < 0x80; c++) {
+    byLow[c & 15] += byteWeight(c);
+    byHigh[c >> 4] += byteWeight(c);
+  }
+  const sum = (bits: number, of: Float64Array) => {
+    let s = 0;
+    for (let m = bits; m !== 0; m &= m - 1) s += of[31 - Math.clz32(m & -m)];
+    return s;
+  };
+  // How often bucket k's three bytes all match, as weighed.
+  const matched = (lo: readonly number[], hi: readonly number[]) => sum(lo[0], byLow) * sum(hi[0], byHigh) * sum(lo[1], byLow) * sum(hi[1], byHigh) * sum(lo[2], byLow) * sum(hi[2], byHigh);
+  const masks = (bytes: number[], shift: number, width: number) => bytes.reduce((m, c) => m | (1 << ((c >> shift) & width)), 0);
+  const current = new Float64Array(BUCKETS);
+  // The most often matched anchors first, each to the bucket it adds least to.
+  const order = groups.filter((g) => g !== undefined).sort((x, y) => y.weight - x.weight);
+  for (const entry of order) {
+    const lo = entry.bytes.map((bytes) => masks(bytes, 0, 15));
+    const hi = entry.bytes.map((bytes) => masks(bytes, 4, 15));
+    let best = 0;
+    let least = Infinity;
+    let bestWeight = 0;
+    for (let k = 0; k < BUCKETS; k++) {
+      const w = matched(
+        lo.map((m, j) => m | lows[3 * k + j]),
+        hi.map((m, j) => m | highs[3 * k + j]),
+      );
+      if (w - current[k] < least) {
+        least = w - current[k];
+        best = k;
+        bestWeight = w;
+      }
+    }
+    for (let j = 0; j < 3; j++) {
+      lows[3 * best + j] |= lo[j];
+      highs[3 * best + j] |= hi[j];
+    }
+    current[best] = bestWeight;
+  }
+  const out = new Uint8Array(96);
+  for (let k = 0; k < BUCKETS; k++) {
+    for (let j = 0; j < 3; j++) {
+      for (let l = 0; l < 16; l++) if (lows[3 * k + j] & (1 << l)) out[32 * j + l] |= 1 << k;
+      for (let h = 0; h < 16; h++) if (highs[3 * k + j] & (1 << h)) out[32 * j + 16 + h] |= 1 << k;
+    }
+  }
+  return out;
+}
+
+/**
+ * quiet's filter, computed from triggers.ts: scripts/gen-line-kernel.mjs writes it into line-kernel-wasm.ts beside
+ * the kernel's bytes (LINE_KERNEL_FILTER), so no process spends the milliseconds its bucket choice takes, and the test
+ * of the generated file (gen-line-kernel.mjs --check) fails when triggers.ts changes and the filter was not written
+ * again.
+ */
+export function filterTables(): Uint8Array {
+  return nibbleTables(triggerTables());
+}
+
 let tables: Uint8Array | undefined;
 
 // The WebAssembly API this file uses (the project's TypeScript libraries, ES and Node's, do not declare it).
@@ -144,6 +252,7 @@ export class LineKernel {
     this.runLines = instance.exports.run;
     this.quietLines = instance.exports.quiet;
     this.memory.set((tables ??= triggerTables()), PAIRS);
+    this.memory.set(Buffer.from(LINE_KERNEL_FILTER, 'base64'), NIBBLES);
     this.stop = instance.exports.pos;
   }
 

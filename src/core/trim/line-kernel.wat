@@ -11,6 +11,8 @@
 ;;   512   0xff where the lane is past the shape's end (any byte goes), 256 bytes
 ;;   768   the bytes allowed right after the shape: 1, else 0 (256 bytes; all 1 for a JSON or logfmt shape)
 ;;   1024  the shape's length (i32; 0: no shape)
+;;   1088  FILTER: quiet's filter of anchors (line-kernel.ts's nibbleTables): for each of an anchor's three bytes (the
+;;           pair, then the third), 16 bytes by low nibble then 16 by high nibble, each a mask of 8 buckets, 96 bytes
 ;;   2048  the host's line starts (65 536 bytes)
 ;;   67584   PAIRS: for each two bytes (the first + 256 × the second), the group of trigger words whose anchor they are
 ;;           (0: none), 65 536 bytes
@@ -81,7 +83,8 @@
   ;; Lines from byte $p (a line start) that hold no trigger word and do not start as a level may (triggers.ts): info
   ;; lines whatever else they say. Same parameters, result and $pos as run.
   (func (export "quiet") (param $p i32) (param $end i32) (param $starts i32) (param $cap i32) (param $base i32) (result i32)
-    (local $k i32) (local $q i32) (local $nl i32) (local $m i32) (local $i i32) (local $v i32)
+    (local $k i32) (local $q i32) (local $nl i32) (local $m i32) (local $i i32) (local $v i32) (local $j i32)
+    (local $x v128) (local $y v128) (local $z v128)
     (block $stop
       (loop $lines
         (br_if $stop (i32.ge_u (local.get $k) (local.get $cap)))
@@ -104,18 +107,49 @@
             (br_if $stop (i32.eq (local.get $v) (i32.const 1)))
             (br_if $stop (i32.eq (i32.load8_u offset=2 (local.get $p)) (local.get $v)))))
         ;; Each three bytes in the line that may anchor a word (a pair that anchors a group, and a third byte one of its
-        ;; words has after it): a word of the group around them stops the run.
+        ;; words has after it): a word of the group around them stops the run. 16 bytes at a time, a filter first
+        ;; (FILTER: the lanes where some bucket holds an anchor whose three bytes have these nibbles; an anchor is
+        ;; never filtered out), then the exact tables (PAIRS, THIRDS) only at the lanes it lets through.
         (local.set $i (local.get $p))
         (block $clean
-          (loop $pairs
+          (loop $blocks
             (br_if $clean (i32.ge_u (local.get $i) (local.get $nl)))
-            (local.set $v (i32.load8_u offset=67584 (i32.load16_u (local.get $i))))
-            (if (local.get $v)
+            (local.set $x (v128.load (local.get $i)))
+            (local.set $y (v128.load offset=1 (local.get $i)))
+            (local.set $z (v128.load offset=2 (local.get $i)))
+            (local.set $m
+              (i8x16.bitmask
+                (i8x16.ne
+                  (v128.and
+                    (v128.and
+                      (v128.and
+                        (i8x16.swizzle (v128.load (i32.const 1088)) (v128.and (local.get $x) (i8x16.splat (i32.const 15))))
+                        (i8x16.swizzle (v128.load (i32.const 1104)) (i8x16.shr_u (local.get $x) (i32.const 4))))
+                      (v128.and
+                        (i8x16.swizzle (v128.load (i32.const 1120)) (v128.and (local.get $y) (i8x16.splat (i32.const 15))))
+                        (i8x16.swizzle (v128.load (i32.const 1136)) (i8x16.shr_u (local.get $y) (i32.const 4)))))
+                    (v128.and
+                      (i8x16.swizzle (v128.load (i32.const 1152)) (v128.and (local.get $z) (i8x16.splat (i32.const 15))))
+                      (i8x16.swizzle (v128.load (i32.const 1168)) (i8x16.shr_u (local.get $z) (i32.const 4)))))
+                  (i8x16.splat (i32.const 0)))))
+            ;; Only the bytes before the newline.
+            (if (i32.lt_u (i32.sub (local.get $nl) (local.get $i)) (i32.const 16))
               (then
-                (if (i32.load8_u offset=198656 (i32.add (i32.shl (local.get $v) (i32.const 8)) (i32.load8_u offset=2 (local.get $i))))
-                  (then (br_if $stop (call $holds (local.get $i) (local.get $p) (local.get $nl) (local.get $v)))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $pairs)))
+                (local.set $m
+                  (i32.and (local.get $m) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $nl) (local.get $i))) (i32.const 1))))))
+            (block $done
+              (loop $bits
+                (br_if $done (i32.eqz (local.get $m)))
+                (local.set $j (i32.add (local.get $i) (i32.ctz (local.get $m))))
+                (local.set $v (i32.load8_u offset=67584 (i32.load16_u (local.get $j))))
+                (if (local.get $v)
+                  (then
+                    (if (i32.load8_u offset=198656 (i32.add (i32.shl (local.get $v) (i32.const 8)) (i32.load8_u offset=2 (local.get $j))))
+                      (then (br_if $stop (call $holds (local.get $j) (local.get $p) (local.get $nl) (local.get $v)))))))
+                (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+                (br $bits)))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $blocks)))
         (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))) (i32.sub (local.get $p) (local.get $base)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (local.set $p (i32.add (local.get $nl) (i32.const 1)))

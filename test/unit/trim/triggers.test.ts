@@ -161,6 +161,35 @@ describe("the line kernel's quiet run (line-kernel.wat)", () => {
     });
   }
 
+  it('stops at every trigger word, in each case, at every offset of a line (across its 16-byte blocks) and cut by its end', () => {
+    // The kernel looks at 16 bytes at a time, and only where its nibble filter lets an anchor through: a word must
+    // stop it wherever it stands, and one cut by the newline must not.
+    const pad = 'x1 =/_.:"Zq';
+    const lines: string[] = [];
+    for (const word of [...TRIGGER_WORDS, '"level":5']) {
+      for (const variant of caseVariants(word)) {
+        for (let at = 0; at < 35; at++) {
+          const head = pad.repeat(4).slice(0, at);
+          lines.push(head + variant, head + variant + pad, head + variant.slice(0, -1), variant.slice(1) + pad.slice(0, at % 7));
+        }
+      }
+    }
+    const text = Buffer.from(lines.join('\n') + '\n');
+    const kernel = LineKernel.create(text.length + 64)!;
+    text.copy(kernel.buf);
+    let p = 0;
+    let stops = 0;
+    for (const line of lines) {
+      const k = kernel.quiet(p, p + line.length + 1);
+      const evidence = mayBeEvidence(line);
+      assert.equal(k, evidence ? 0 : 1, JSON.stringify(line));
+      p += line.length + 1;
+      if (evidence) stops++;
+    }
+    assert.equal(p, text.length);
+    assert.ok(stops >= lines.length / 2, `${stops} of ${lines.length} lines stopped at`);
+  });
+
   it('takes no line without its newline before the end it is given', () => {
     const text = Buffer.from('ok\nfine\nlast');
     const kernel = LineKernel.create(64)!;
