@@ -27,8 +27,16 @@ export interface Pool {
   reasons: Map<number, Reason[]>;
 }
 
+/**
+ * Which errors' context (window, stack, causes, correlated lines) is pooled; every error's own line is pooled
+ * whatever this says.
+ */
+export type ContextOf = (site: ErrorSite) => boolean;
+
+const everyError: ContextOf = () => true;
+
 /** Why each line near an error may be kept: the error itself, its window, its stack and its causes. */
-export function siteReasons(scan: LogScan, window: number, stack: number): Map<number, Reason[]> {
+export function siteReasons(scan: LogScan, window: number, stack: number, contextOf: ContextOf = everyError): Map<number, Reason[]> {
   const reasons = new Map<number, Reason[]>();
   const add = (index: number, reason: Reason) => {
     if (index < 0 || index >= scan.total) return;
@@ -38,6 +46,7 @@ export function siteReasons(scan: LogScan, window: number, stack: number): Map<n
   };
   for (const s of scan.sites) {
     add(s.index, { site: s.id, kind: 'self', rank: 0 });
+    if (!contextOf(s)) continue;
     for (let d = 1; d <= window; d++) {
       add(s.index - d, { site: s.id, kind: 'window', rank: d });
       add(s.index + d, { site: s.id, kind: 'window', rank: d });
@@ -48,10 +57,10 @@ export function siteReasons(scan: LogScan, window: number, stack: number): Map<n
   return reasons;
 }
 
-/** The errors of each correlation id. */
-export function sitesByCorr(scan: LogScan): Map<string, ErrorSite[]> {
+/** The errors of each correlation id (of those whose context is pooled). */
+export function sitesByCorr(scan: LogScan, contextOf: ContextOf = everyError): Map<string, ErrorSite[]> {
   const byCorr = new Map<string, ErrorSite[]>();
-  for (const s of scan.sites) if (s.corr) byCorr.set(s.corr, [...(byCorr.get(s.corr) ?? []), s]);
+  for (const s of scan.sites) if (s.corr && contextOf(s)) byCorr.set(s.corr, [...(byCorr.get(s.corr) ?? []), s]);
   return byCorr;
 }
 
@@ -75,10 +84,10 @@ export function noteCorrelated(gathered: Gathered, related: ErrorSite[] | undefi
   return near;
 }
 
-/** Pass 2: gather the lines the most generous candidate could keep. */
-export function gatherPool(lines: Lines, scan: LogScan, window: number, stack: number): Pool {
-  const reasons = siteReasons(scan, window, stack);
-  const byCorr = sitesByCorr(scan);
+/** Pass 2: gather the lines the most generous candidate could keep (with the context of the errors `contextOf` names). */
+export function gatherPool(lines: Lines, scan: LogScan, window: number, stack: number, contextOf: ContextOf = everyError): Pool {
+  const reasons = siteReasons(scan, window, stack, contextOf);
+  const byCorr = sitesByCorr(scan, contextOf);
   const gathered = (scan.file ? readPool(scan.file, reasons, byCorr) : undefined) ?? streamPool(lines, reasons, byCorr);
   for (const [site, list] of gathered.corrLines) {
     const s = scan.sites[site];
@@ -93,6 +102,11 @@ export function gatherPool(lines: Lines, scan: LogScan, window: number, stack: n
   const pooled = gathered.pooled;
   for (const index of pooled.keys()) if (!reasons.has(index)) pooled.delete(index);
   return { lines: pooled, reasons };
+}
+
+/** True when pass 2 reads its lines by index from the file's bytes (cheap to gather again), not the whole stream. */
+export function readsByIndex(scan: LogScan): boolean {
+  return scan.file !== undefined && (scan.file.correlated !== undefined || !scan.sites.some((s) => s.corr));
 }
 
 /** Pass 2 from the file's bytes: the wanted lines, and the correlated lines pass 1 found near the errors. */

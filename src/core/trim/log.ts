@@ -1,7 +1,7 @@
 import { trimCommand } from './command';
 import { clipLogLine, countRetained, MARK, omitted } from './lines';
 import { timestampOf } from './log-parse';
-import { gatherPool, type Pool, type Reason } from './log-pool';
+import { gatherPool, readsByIndex, type Pool, type Reason } from './log-pool';
 import { scanErrors, type ErrorGroup, type LogScan } from './log-scan';
 import { variantSites } from './log-wordings';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
@@ -54,6 +54,8 @@ interface Rendered {
   firsts: number;
   /** Templates with a row. */
   shown: ErrorGroup[];
+  /** The body passed the length no candidate that fits can have, and was not finished: the candidate does not fit. */
+  tooLong?: boolean;
 }
 
 export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
@@ -63,10 +65,12 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     return { ...out, note: `no error or warning found: ${out.note}` };
   }
   const ranked = rank(scan);
-  const pool = gatherPool(lines, scan, options.windowLines, options.maxStackLines);
   const w = options.windowLines;
   const s = options.maxStackLines;
   const c = options.maxLineChars;
+  // What `fits` rejects uncounted: a body longer than this stops being rendered (see bodyLines).
+  const cap = options.maxTokens * 12;
+  const { pool, everyContext } = poolFor(lines, scan, w, s, c, cap);
   const tight = Math.max(80, Math.ceil(c / 2));
   const ladder: Detail[] = [
     { context: 'all', window: w, stack: s, corr: 12, repeats: 'lines', clip: c },
@@ -82,16 +86,26 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
   ];
   // The variants of a template first (its other wordings, kept verbatim once each), then without them.
   const detailed = ladder.map((d): Detail => ({ ...d, variants: MAX_VARIANTS }));
+  const render = (d: Detail, bounded = true) => renderCandidate(scan, ranked, pool, d, options.reference, bounded ? cap : Infinity);
   // Never tokenize what cannot be sent: a candidate over 12 characters per token of budget is too big uncounted.
+  const counted = new Map<string, boolean>();
   const fits = (r: Rendered) => {
     // The length first, without joining: most candidates of a large log are far too long.
+    if (r.tooLong) return false;
     let length = r.lines.length - 1;
     for (const line of r.lines) length += line.length;
-    return length <= options.maxTokens * 12 && fitsBudget(r.lines.join('\n'), options);
+    if (length > cap) return false;
+    // A binary search renders its answer again, and two steps can give the same text: each text is counted once.
+    const text = r.lines.join('\n');
+    let ok = counted.get(text);
+    if (ok === undefined) counted.set(text, (ok = fitsBudget(text, options)));
+    return ok;
   };
   let chosen: Rendered | undefined;
   for (const d of detailed) {
-    const r = render(scan, ranked, pool, d, options.reference);
+    // Every error's context, when the pool holds only the first occurrences' (its own lines alone are too long).
+    if (d.context === 'all' && !everyContext) continue;
+    const r = render(d);
     if (fits(r)) {
       chosen = r;
       break;
@@ -105,7 +119,7 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     for (const variantsOf of ['all', 'none', 'verbatim'] as const) {
       if (variantsOf === 'none') {
         // Every first line without the variants.
-        const r = render(scan, ranked, pool, ladder[ladder.length - 1], options.reference);
+        const r = render(ladder[ladder.length - 1]);
         if (fits(r)) {
           chosen = r;
           break;
@@ -117,10 +131,10 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
       let hi = verbatim - 1;
       while (lo < hi) {
         const mid = Math.ceil((lo + hi) / 2);
-        if (fits(render(scan, ranked, pool, firsts(mid), options.reference))) lo = mid;
+        if (fits(render(firsts(mid)))) lo = mid;
         else hi = mid - 1;
       }
-      const r = render(scan, ranked, pool, firsts(lo), options.reference);
+      const r = render(firsts(lo));
       if (fits(r)) {
         chosen = r;
         break;
@@ -134,15 +148,15 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     let hi = ranked.length;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (fits(render(scan, ranked, pool, { ...base, rows: mid }, options.reference))) lo = mid;
+      if (fits(render({ ...base, rows: mid }))) lo = mid;
       else hi = mid - 1;
     }
-    if (lo > 0) chosen = render(scan, ranked, pool, { ...base, rows: lo }, options.reference);
+    if (lo > 0) chosen = render({ ...base, rows: lo }, false);
     else {
       // The compact form: the most important row, shorter and shorter, then only the line that says where to look.
       const tries = [100, 70, 45, 30].map((clip): Detail => ({ ...base, rows: 1, clip, compact: true }));
       tries.push(...[60, 30].map((clip): Detail => ({ ...base, rows: 1, clip, compact: true, noLeftOut: true })));
-      chosen = tries.map((d) => render(scan, ranked, pool, d, options.reference)).find(fits) ?? render(scan, ranked, pool, { ...base, rows: 0, compact: true }, options.reference);
+      chosen = tries.map((d) => render(d)).find(fits) ?? render({ ...base, rows: 0, compact: true }, false);
     }
   }
   return {
@@ -153,6 +167,25 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
     note: describe(scan, chosen, options.reference),
     templates: counts(scan, chosen),
   };
+}
+
+/**
+ * The pool the candidates read. Only the first candidate gives every error its context (window, stack, causes,
+ * correlated lines); the others give it to each template's first occurrence. That candidate keeps every error's own
+ * line (clipped to twice `clip`) and a line end after each: when those alone are longer than `cap`, it cannot fit,
+ * so the other occurrences' context is never read (on a log with thousands of errors, most of pass 2's lines).
+ */
+function poolFor(lines: Lines, scan: LogScan, window: number, stack: number, clip: number, cap: number): { pool: Pool; everyContext: boolean } {
+  const every = () => ({ pool: gatherPool(lines, scan, window, stack), everyContext: true });
+  // Streamed, pass 2 reads the whole log: gathered once, with every error's context, unless the count alone decides.
+  if (scan.sites.length <= cap && !readsByIndex(scan)) return every();
+  const firsts = gatherPool(lines, scan, window, stack, (site) => scan.groups[site.group].sites[0] === site);
+  let length = 0;
+  for (const site of scan.sites) {
+    length += clipLogLine(firsts.lines.get(site.index) ?? '', clip * 2).length + 1;
+    if (length > cap) return { pool: firsts, everyContext: false };
+  }
+  return every();
 }
 
 /**
@@ -208,7 +241,7 @@ function describe(scan: LogScan, r: Rendered, reference: string | undefined): st
   return note;
 }
 
-function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, reference: string | undefined): Rendered {
+function renderCandidate(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, reference: string | undefined, cap: number): Rendered {
   const shown = d.rows === undefined ? ranked : ranked.slice(0, d.rows);
   const out: string[] = d.compact ? [] : [TEMPLATES_HEADING];
   for (const g of shown) {
@@ -221,9 +254,9 @@ function render(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, refe
     out.push(d.compact || d.tightRows ? `${MARK}${n}: ctxctl inspect ${reference ?? 'the full output'} --grep '${grepFor(leftOut, 1)}'` : `${MARK}${n} to fit the budget: ${inspectHint(reference, leftOut)}`);
   }
   if (scan.uncounted + scan.uncountedWarnings > 0) out.push(`  ${omitted(scan.uncounted + scan.uncountedWarnings, 'more error/warning lines of other templates, not itemised')}`);
-  const body = bodyLines(scan, ranked, pool, d);
+  const body = bodyLines(scan, ranked, pool, d, cap);
   if (body.lines.length > 0) out.push('', ...body.lines);
-  return { lines: out, firsts: body.firsts, shown };
+  return { lines: out, firsts: body.firsts, shown, ...(body.tooLong ? { tooLong: true } : {}) };
 }
 
 function listed(g: ErrorGroup, pool: Pool, d: Detail): string[] {
@@ -241,7 +274,7 @@ function listed(g: ErrorGroup, pool: Pool, d: Detail): string[] {
 }
 
 /** The verbatim lines: first occurrences (or all) of the most important errors, with their context. */
-function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): { lines: string[]; firsts: number } {
+function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail, cap: number): { lines: string[]; firsts: number; tooLong?: boolean } {
   const errorsRanked = ranked.filter((g) => g.severity === 'error' && g.sites.length > 0);
   const verbatim = d.firsts === undefined ? errorsRanked : errorsRanked.slice(0, d.firsts);
   const varied = d.variants ? (d.variantsOf === 'all' ? errorsRanked : verbatim) : [];
@@ -256,16 +289,19 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
   const order = orderOf(pool);
   const keep = new Uint8Array(order.indices.length);
   const repeatsInPlace = d.repeats === 'lines' && d.firsts === undefined;
-  for (let k = 0; k < keep.length; k++) {
-    // A plain loop (this runs over the whole pool for every candidate render).
-    for (const r of order.reasons[k]) {
-      const kept = !withContext.has(r.site)
-        ? r.kind === 'self' && (repeatsInPlace || variants.has(r.site))
-        : r.kind === 'self' || (r.kind === 'window' ? r.rank <= d.window : r.kind === 'stack' ? r.rank <= d.stack : r.kind === 'cause' && d.stack > 0);
-      if (kept) {
-        keep[k] = 1;
-        break;
-      }
+  // Only the sites this candidate keeps something of are visited (not the whole pool for every candidate render):
+  // an error's own line when it is kept in place or is a variant; its window, stack and causes when it has its context.
+  const selfOf = (site: number) => {
+    const at = order.selfAt.get(site);
+    if (at !== undefined) keep[at] = 1;
+  };
+  if (repeatsInPlace) for (const at of order.selfAt.values()) keep[at] = 1;
+  else for (const site of variants) selfOf(site);
+  for (const site of withContext) {
+    const list = order.bySite.get(site);
+    if (!list) continue;
+    for (const { at, reason: r } of list) {
+      if (r.kind === 'self' || (r.kind === 'window' ? r.rank <= d.window : r.kind === 'stack' ? r.rank <= d.stack : r.kind === 'cause' && d.stack > 0)) keep[at] = 1;
     }
   }
   const top = verbatim[0]?.sites[0].id;
@@ -279,22 +315,32 @@ function bodyLines(scan: LogScan, ranked: ErrorGroup[], pool: Pool, d: Detail): 
   const siteLines = siteLinesOf(scan);
   const out: string[] = [];
   let previous = -1;
+  // The body's length as `fits` measures it (each line and its newline): past `cap`, the candidate cannot fit.
+  let length = 0;
+  const push = (line: string) => {
+    out.push(line);
+    length += line.length + 1;
+  };
   for (let k = 0; k < keep.length; k++) {
     if (keep[k] === 0) continue;
     const index = order.indices[k];
-    if (index > previous + 1) out.push(omitted(index - previous - 1));
+    if (index > previous + 1) push(omitted(index - previous - 1));
     const line = pool.lines.get(index) ?? '';
-    out.push(clipLogLine(line, siteLines.has(index) ? d.clip * 2 : d.clip));
+    push(clipLogLine(line, siteLines.has(index) ? d.clip * 2 : d.clip));
     previous = index;
+    if (length > cap) return { lines: out, firsts: verbatim.length, tooLong: true };
   }
-  if (previous < scan.total - 1) out.push(omitted(scan.total - 1 - previous));
+  if (previous < scan.total - 1) push(omitted(scan.total - 1 - previous));
   return { lines: out, firsts: verbatim.length };
 }
 
 /** A pool's lines in order, with their reasons, and each error's correlated lines nearest first: made once per pool, read by every candidate. */
 interface PoolOrder {
   indices: number[];
-  reasons: Reason[][];
+  /** Per error, the position (in `indices`) of its own line. */
+  selfAt: Map<number, number>;
+  /** Per error, the positions of the lines it may keep with its context (its own, window, stack, causes) and why. */
+  bySite: Map<number, { at: number; reason: Reason }[]>;
   /** Per error, the positions (in `indices`) of its correlated lines, by distance then line. */
   corrBySite: Map<number, number[]>;
 }
@@ -305,18 +351,25 @@ function orderOf(pool: Pool): PoolOrder {
   let order = orders.get(pool);
   if (order) return order;
   const indices = [...pool.reasons.keys()].sort((a, b) => a - b);
-  const reasons = indices.map((i) => pool.reasons.get(i)!);
+  const selfAt = new Map<number, number>();
+  const bySite = new Map<number, { at: number; reason: Reason }[]>();
   const corr = new Map<number, { at: number; index: number; rank: number }[]>();
   indices.forEach((index, at) => {
-    for (const r of reasons[at]) {
-      if (r.kind !== 'corr') continue;
-      const list = corr.get(r.site);
-      if (list) list.push({ at, index, rank: r.rank });
-      else corr.set(r.site, [{ at, index, rank: r.rank }]);
+    for (const r of pool.reasons.get(index)!) {
+      if (r.kind === 'corr') {
+        const list = corr.get(r.site);
+        if (list) list.push({ at, index, rank: r.rank });
+        else corr.set(r.site, [{ at, index, rank: r.rank }]);
+        continue;
+      }
+      if (r.kind === 'self' && !selfAt.has(r.site)) selfAt.set(r.site, at);
+      const list = bySite.get(r.site);
+      if (list) list.push({ at, reason: r });
+      else bySite.set(r.site, [{ at, reason: r }]);
     }
   });
   const corrBySite = new Map([...corr].map(([site, list]) => [site, list.sort((a, b) => a.rank - b.rank || a.index - b.index).map((c) => c.at)]));
-  orders.set(pool, (order = { indices, reasons, corrBySite }));
+  orders.set(pool, (order = { indices, selfAt, bySite, corrBySite }));
   return order;
 }
 

@@ -5,14 +5,19 @@
  * becomes `<*>` in the template. Memory is bounded by the number of clusters the caller allows.
  */
 
-const MASKS: [RegExp, string][] = [
-  [/"(?:[^"\\]|\\.){0,200}"|'(?:[^'\\]|\\.){0,200}'/g, '<*>'],
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<*>'],
-  [/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '<*>'],
-  [/\b(?:[0-9a-f]{2}:){5}[0-9a-f]{2}\b/gi, '<*>'],
-  [/(?:[a-z][\w+.-]*:\/\/|~?\/)[^\s"'<>,;)\]]+/gi, '<*>'],
-  [/\b0x[0-9a-f]+\b/gi, '<*>'],
-  [/\b[0-9a-f]{10,}\b/gi, '<*>'],
+/**
+ * Each mask, and the strings one of which every match of it holds: a message holding none of them is not searched
+ * (the URL and path mask tries a scheme at every letter; most messages hold no `/`). `<*>` holds none of them, so
+ * what an earlier mask put in never makes a later one apply.
+ */
+const MASKS: [RegExp, string, string[]][] = [
+  [/"(?:[^"\\]|\\.){0,200}"|'(?:[^'\\]|\\.){0,200}'/g, '<*>', ['"', "'"]],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<*>', ['-']],
+  [/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '<*>', ['.']],
+  [/\b(?:[0-9a-f]{2}:){5}[0-9a-f]{2}\b/gi, '<*>', [':']],
+  [/(?:[a-z][\w+.-]*:\/\/|~?\/)[^\s"'<>,;)\]]+/gi, '<*>', ['/']],
+  [/\b0x[0-9a-f]+\b/gi, '<*>', ['0x', '0X']],
+  [/\b[0-9a-f]{10,}\b/gi, '<*>', []],
 ];
 
 /** A token that holds a digit is a variable (ids like node-246, R02-M1-N0-C:J12-U11, blk_-1608999687919862906, 12ms). */
@@ -27,7 +32,7 @@ export function maskTokens(message: string): string[] {
   // Templates are told apart by their start; a bounded prefix keeps the masks linear on a line of any length (the URL
   // and path masks backtrack over a long run without white space: a 40 KB line took 4 s).
   let m = message.length > TEMPLATE_CHARS ? message.slice(0, TEMPLATE_CHARS) : message;
-  for (const [re, to] of MASKS) m = m.replace(re, to);
+  for (const [re, to, needs] of MASKS) if (needs.length === 0 || needs.some((n) => m.includes(n))) m = m.replace(re, to);
   return m
     .split(/\s+/)
     .filter(Boolean)
