@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { collapseSpaces, ISO_TIME, isoOfMs, mayHoldIsoTime, mayHoldOtherTime, messageOf, OTHER_TIME } from '../../../src/core/trim/log-parse';
 import { TemplateMiner, templateText } from '../../../src/core/trim/templates';
 import { mayHoldSecret } from '../../../src/core/redact/prefilter';
+import { statedLevel } from '../../../src/core/trim/severity';
 import { HINT } from '../../../src/core/redact/rules';
 import { javaLog, log, pythonLog } from './log-fixtures';
 import { REPO } from '../helpers';
@@ -115,5 +116,16 @@ describe('the template miner re-uses the tokens of a message repeated (templates
     assert.equal(templateText(c), 'open file <*> in <*>');
     assert.equal(templateText(again.add('open file a1 in now x')!), 'open file <*> in now x');
     assert.equal(again.add(b)!.id, c.id);
+  });
+});
+
+describe('statedLevel tries the logfmt and bracket patterns only on lines holding their `=` and `[`', () => {
+  it('still reads the levels those patterns read, and nothing on lines without them', () => {
+    assert.equal(statedLevel('ts=1 level=error msg="boom"'), 'error');
+    assert.equal(statedLevel('ts=1 LVL=warn msg=slow'), 'warn');
+    assert.equal(statedLevel('[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6'), 'error');
+    assert.equal(statedLevel('Dec 4 04:47:44 host app [core:warn] slow'), 'warn');
+    assert.equal(statedLevel('Dec 4 04:47:44 host app level error without its equals sign'), undefined);
+    assert.equal(statedLevel('Dec 4 04:47:44 host app error] without its bracket'), undefined);
   });
 });
