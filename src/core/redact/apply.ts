@@ -1,5 +1,5 @@
 import { TextMemo } from './memo';
-import { hintedLines } from './prefilter';
+import { hintedLines, mayHoldSecret } from './prefilter';
 import { HINT, RULES, type SecretRule } from './rules';
 
 /**
@@ -86,7 +86,7 @@ export function redact(text: string, rules: readonly SecretRule[] = RULES): Reda
 }
 
 function scan(text: string, rules: readonly SecretRule[]): Redacted {
-  if (text.length === 0 || (rules === RULES && !HINT.test(text))) return { text, found: [] };
+  if (text.length === 0 || (rules === RULES && !mayHoldSecret(text))) return { text, found: [] };
   const hits = hitsOf(text, rules);
   if (hits.length === 0) return { text, found: [] };
   const parts: string[] = [];

@@ -11,6 +11,17 @@ import { HINT } from './rules';
  */
 export const HINT_LOWER = new RegExp(HINT.source.toLowerCase(), 'g');
 
+const HINT_LOWER_ONE = new RegExp(HINT.source.toLowerCase());
+
+/**
+ * HINT's test on one text, or more (a superset, as `hintedLines`): the text lower-cased once and searched
+ * case-sensitively, about half the cost of the case-insensitive pattern on a log's evidence line.
+ */
+export function mayHoldSecret(text: string): boolean {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? HINT_LOWER_ONE.test(lower) : HINT.test(text);
+}
+
 /** 1 for each line of `batch` that may hold a secret, 0 for the others. */
 export function hintedLines(batch: readonly string[]): Uint8Array {
   const flags = new Uint8Array(batch.length);

@@ -13,9 +13,9 @@ const CAUSE_LINE = /^(?:\s*Caused by:|[a-zA-Z_$][\w$]*(?:\.[\w$]+)*(?:Exception|
 
 const CORRELATION =
   /\b(?:corr(?:elation)?[_-]?id|corr|trace[_-]?id|traceid|request[_-]?id|req[_-]?id|x-request-id)["']?\s*[=:]\s*["']?([A-Za-z0-9._:/-]{6,})/i;
-const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?/;
+export const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?/;
 /** Other common timestamps: syslog `Jun 14 15:16:01`, Apache `[Sun Dec 04 04:47:44 2005]`, access `10/Oct/2000:13:55:36 -0700`, HDFS `081109 203615`, Spark `17/06/09 20:10:40`, logcat `03-17 16:13:38.811`, klog `0102 15:04:05.999999`, HealthApp `20171223-22:15:29:606`, Proxifier `[10.30 16:49:06]`. */
-const OTHER_TIME =
+export const OTHER_TIME =
   /(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?(?: \d{4})?|\d\d\/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?|^\d{6} \d{6}\b|^\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d|^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}|^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}|^\d{8}-\d\d:\d\d:\d\d:\d{3}|^\[\d\d\.\d\d \d\d:\d\d:\d\d\]|\b\d{4}-\d\d-\d\d-\d\d\.\d\d\.\d\d\.\d{6}\b/;
 const FIELD_TIME = /(?:"(?:time|timestamp|ts|@timestamp|Timestamp|timeUnixNano|time_unix_nano)"\s*:\s*"?|(?:^|\s)(?:ts|time|timestamp)=)"?([0-9][0-9.:TZ+-]*)/;
 const JSON_MESSAGE = /"(?:msg|message|body|Body)"\s*:\s*"((?:[^"\\]|\\.)*)"/;
@@ -46,16 +46,57 @@ export function correlationId(line: string): string | undefined {
 
 /** The line's timestamp as written, or as ISO 8601 when the log writes epoch numbers (pino, OpenTelemetry). */
 export function timestampOf(line: string): string | undefined {
-  const iso = ISO_TIME.exec(line)?.[0];
+  const isoMay = mayHoldIsoTime(line);
+  const iso = isoMay ? ISO_TIME.exec(line)?.[0] : undefined;
   if (iso) return iso;
-  const other = OTHER_TIME.exec(line)?.[0];
+  const other = mayHoldOtherTime(line, isoMay) ? OTHER_TIME.exec(line)?.[0] : undefined;
   if (other) return other.replace(/^[IWEF](?=\d{4} )|^\[(?=\d\d\.)|\]$/g, '');
   const raw = FIELD_TIME.exec(line)?.[1];
   if (!raw) return undefined;
   if (!/^\d+(?:\.\d+)?$/.test(raw)) return raw;
   const digits = raw.split('.')[0].length;
   const ms = digits >= 18 ? Number(raw) / 1e6 : digits >= 15 ? Number(raw) / 1e3 : digits >= 12 ? Number(raw) : Number(raw) * 1000;
-  return Number.isFinite(ms) ? new Date(Math.round(ms)).toISOString() : raw;
+  return Number.isFinite(ms) ? isoOfMs(Math.round(ms)) : raw;
+}
+
+const DAY_MS = 86_400_000;
+/** The UTC day `isoOfMs` last formatted: its first millisecond and its `YYYY-MM-DDT`. */
+let dayStart = -1;
+let dayPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()` for an integer `ms`; within the day formatted last (a log's times are close together)
+ * the time of day is written by arithmetic, which is exact in UTC (JavaScript time has no leap seconds).
+ */
+export function isoOfMs(ms: number): string {
+  if (dayStart >= 0 && ms >= dayStart && ms < dayStart + DAY_MS) {
+    const r = ms - dayStart;
+    return `${dayPrefix}${pad(Math.floor(r / 3_600_000), 2)}:${pad(Math.floor(r / 60_000) % 60, 2)}:${pad(Math.floor(r / 1000) % 60, 2)}.${pad(r % 1000, 3)}Z`;
+  }
+  const iso = new Date(ms).toISOString();
+  // Only years 0000–9999 have this length and a day prefix of 11 characters.
+  if (ms >= 0 && iso.length === 24) {
+    dayStart = ms - (ms % DAY_MS);
+    dayPrefix = iso.slice(0, 11);
+  }
+  return iso;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** Abbreviated month names, as OTHER_TIME's unanchored forms hold them. */
+const MONTH = /Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec/;
+
+/**
+ * False when OTHER_TIME cannot match: its anchored forms start with a digit, `[` or klog's I, W, E, F; its others hold
+ * a month's name or four digits and a `-` (`isoMay` is false when the line holds no four digits before a `-` or `/`).
+ */
+export function mayHoldOtherTime(line: string, isoMay: boolean): boolean {
+  const c = line.charCodeAt(0);
+  if (isDigit(c) || c === 91 /* [ */ || c === 73 /* I */ || c === 87 /* W */ || c === 69 /* E */ || c === 70 /* F */) return true;
+  return MONTH.test(line) || (isoMay && fourDigitsBefore(line, 45 /* - */));
 }
 
 /** The message: the JSON or logfmt `msg` field when there is one, else the line without its timestamp and ids. */
@@ -72,12 +113,41 @@ export function messageOf(line: string): string {
     const detail = err ? (err[1] !== undefined ? unescapeJson(err[1]) : err[2]) : undefined;
     return (logfmt[1] !== undefined ? unescapeJson(logfmt[1]) : logfmt[2]) + (detail !== undefined ? `: ${detail}` : '');
   }
-  return line
-    .replace(ISO_TIME, '')
-    .replace(OTHER_TIME, '')
-    .replace(/\[?\b(?:corr(?:elation)?[_-]?id|corr|trace[_-]?id|traceid|request[_-]?id|req[_-]?id)[=:]\s*[A-Za-z0-9._:/-]{6,}\]?\s*/i, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const isoMay = mayHoldIsoTime(line);
+  const noIso = isoMay ? line.replace(ISO_TIME, '') : line;
+  const otherMay = mayHoldOtherTime(noIso, noIso === line ? isoMay : mayHoldIsoTime(noIso));
+  return collapseSpaces((otherMay ? noIso.replace(OTHER_TIME, '') : noIso).replace(CORRELATION_FIELD, ''));
+}
+
+const CORRELATION_FIELD = /\[?\b(?:corr(?:elation)?[_-]?id|corr|trace[_-]?id|traceid|request[_-]?id|req[_-]?id)[=:]\s*[A-Za-z0-9._:/-]{6,}\]?\s*/i;
+
+/** White space other than a lone space: where `/\s+/g` → `' '` changes a text. */
+const ODD_SPACE = /[^\S ]| {2}/;
+
+/** `s.replace(/\s+/g, ' ').trim()`, without the replace when every white-space run is one space already. */
+export function collapseSpaces(s: string): string {
+  return (ODD_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
+}
+
+/**
+ * False when ISO_TIME cannot match: each of its forms starts with four digits and a `-` or `/`. Most evidence lines
+ * of logs without an ISO time (syslog, pino's epoch numbers) are told so by two `indexOf` loops instead of the regex
+ * failing at every position.
+ */
+export function mayHoldIsoTime(line: string): boolean {
+  return fourDigitsBefore(line, 45 /* - */) || fourDigitsBefore(line, 47 /* / */);
+}
+
+function fourDigitsBefore(line: string, sep: number): boolean {
+  const ch = String.fromCharCode(sep);
+  for (let i = line.indexOf(ch, 4); i !== -1; i = line.indexOf(ch, i + 1)) {
+    if (isDigit(line.charCodeAt(i - 1)) && isDigit(line.charCodeAt(i - 2)) && isDigit(line.charCodeAt(i - 3)) && isDigit(line.charCodeAt(i - 4))) return true;
+  }
+  return false;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** The error's message with its ids, numbers and thread stripped: equal signatures are "the same error". */
@@ -92,6 +162,8 @@ export function errorSignature(line: string): string {
 }
 
 function unescapeJson(s: string): string {
+  // Without a backslash the string is its own value (or JSON.parse throws on a control character: the same answer).
+  if (s.indexOf('\\') === -1) return s;
   try {
     return JSON.parse(`"${s}"`) as string;
   } catch {

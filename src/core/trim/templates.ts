@@ -70,13 +70,20 @@ const KEEP = /^(?:error|failed|failure|success|succeeded|warn|warning|denied|acc
 export class TemplateMiner {
   private readonly byKey = new Map<string, Cluster[]>();
   readonly clusters: Cluster[] = [];
+  /** The last message masked and its tokens (never handed out: a new cluster owns its array): a log repeats its messages. */
+  private lastMessage: string | undefined;
+  private lastTokens: string[] = [];
   constructor(
     private readonly max = 1000,
     private readonly similarity = 0.6,
   ) {}
 
   add(message: string): Cluster | undefined {
-    const tokens = maskTokens(message);
+    if (message !== this.lastMessage) {
+      this.lastMessage = message;
+      this.lastTokens = maskTokens(message);
+    }
+    const tokens = this.lastTokens.slice();
     const key = `${tokens.length}\u0000${tokens[0] ?? ''}`;
     const list = this.byKey.get(key) ?? [];
     let best: Cluster | undefined;
