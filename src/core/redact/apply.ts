@@ -1,6 +1,7 @@
 import { TextMemo } from './memo';
 import { hintedLines, mayHoldSecret } from './prefilter';
 import { HINT, RULES, type SecretRule } from './rules';
+import { mapStrings } from './map-strings';
 
 /**
  * The redaction pass: every rule of `rules.ts` is matched against the original text, overlaps are resolved
@@ -109,37 +110,14 @@ function scan(text: string, rules: readonly SecretRule[]): Redacted {
 
 /**
  * Redact every string of a plain JSON-like value (object keys included), keeping its shape. What holds no secret is
- * returned as it is, not copied (a 100 000-file manifest was copied whole, every entry); a part that changed is new.
+ * returned as it is, not copied (map-strings.ts); a part that changed is new.
  */
 export function redactDeep<T>(value: T, found: Redaction[] = []): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = redact(v);
-      if (r.found.length > 0) found.push(...r.found);
-      return r.text;
-    }
-    if (Array.isArray(v)) {
-      let out: unknown[] | undefined;
-      for (let i = 0; i < v.length; i++) {
-        const x = walk(v[i]);
-        if (out === undefined && x !== v[i]) out = v.slice(0, i);
-        if (out !== undefined) out.push(x);
-      }
-      return out ?? v;
-    }
-    if (v && typeof v === 'object') {
-      const entries = Object.entries(v);
-      let changed = false;
-      const walked = entries.map(([k, x]) => {
-        const [k2, x2] = [walk(k) as string, walk(x)];
-        if (k2 !== k || x2 !== x) changed = true;
-        return [k2, x2] as const;
-      });
-      return changed ? Object.fromEntries(walked) : v;
-    }
-    return v;
-  };
-  return walk(value) as T;
+  return mapStrings(value, (s) => {
+    const r = redact(s);
+    if (r.found.length > 0) found.push(...r.found);
+    return r.text;
+  });
 }
 
 /** How many placeholders a text holds. */

@@ -1,4 +1,5 @@
 import { redact } from '../redact/apply';
+import { mapStrings } from '../redact/map-strings';
 
 /**
  * The reasons the relevance stage and the index write for a document they leave out or list, one per document of the
@@ -32,29 +33,5 @@ export function redactManifestStrings<T>(value: T): T {
     if (r === undefined) memo.set(s, (r = redactString(s, text)));
     return r;
   };
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return text(v);
-    if (Array.isArray(v)) {
-      let out: unknown[] | undefined;
-      for (let i = 0; i < v.length; i++) {
-        const x = walk(v[i]);
-        if (out === undefined && x !== v[i]) out = v.slice(0, i);
-        if (out !== undefined) out.push(x);
-      }
-      return out ?? v;
-    }
-    if (v && typeof v === 'object') {
-      let walked: [string, unknown][] | undefined;
-      const entries = Object.entries(v);
-      for (let i = 0; i < entries.length; i++) {
-        const [k, x] = entries[i];
-        const [k2, x2] = [text(k), walk(x)];
-        if (walked === undefined && (k2 !== k || x2 !== x)) walked = entries.slice(0, i);
-        if (walked !== undefined) walked.push([k2, x2]);
-      }
-      return walked ? Object.fromEntries(walked) : v;
-    }
-    return v;
-  };
-  return walk(value) as T;
+  return mapStrings(value, text);
 }
