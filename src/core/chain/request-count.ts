@@ -21,25 +21,23 @@ export function countIncrementally(tokenizer: Tokenizer, text: string): number {
 }
 
 /**
- * The counts of the pieces of the requests counted in this assembly and the one before, keyed by the pieces
- * themselves (a string key: no content hash of the whole request on every count). A piece counted in neither is
- * handed to the tokenizer (whose own cache may still know it). Rotated once per assembly (`RequestCounter`), so
- * it holds at most the pieces of two assemblies' requests.
+ * Values of this assembly and the one before, keyed by a string itself (no content hash of the whole request on
+ * every call). A key known to neither is made anew. Rotated once per assembly (`RequestCounter`), so it holds at
+ * most two assemblies' worth.
  */
-export class PieceMemo {
-  private current = new Map<string, number>();
-  private previous = new Map<string, number>();
-  constructor(private readonly tokenizer: Tokenizer) {}
+class TwoAssemblies<V> {
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
 
-  count(piece: string): number {
-    let n = this.current.get(piece);
-    if (n !== undefined) return n;
-    n = this.previous.get(piece) ?? this.tokenizer.count(piece);
-    this.current.set(piece, n);
-    return n;
+  get(key: string, make: (key: string) => V): V {
+    let v = this.current.get(key);
+    if (v !== undefined) return v;
+    v = this.previous.get(key) ?? make(key);
+    this.current.set(key, v);
+    return v;
   }
 
-  /** A new assembly: what the one before last counted and this one has not is forgotten. */
+  /** A new assembly: what the one before last had and this one has not is forgotten. */
   rotate(): void {
     this.previous = this.current;
     this.current = new Map();
@@ -50,22 +48,27 @@ export class PieceMemo {
   }
 }
 
-/** The JSON-escaped texts of message parts, of this assembly and the one before (keyed by the part itself). */
-class EscapeMemo {
-  private current = new Map<string, string>();
-  private previous = new Map<string, string>();
-
-  escaped(part: string): string {
-    let e = this.current.get(part);
-    if (e !== undefined) return e;
-    e = this.previous.get(part) ?? JSON.stringify(part).slice(1, -1);
-    this.current.set(part, e);
-    return e;
+/**
+ * The counts of the pieces of the requests counted in this assembly and the one before. A piece counted in neither
+ * is handed to the tokenizer (whose own cache may still know it).
+ */
+export class PieceMemo extends TwoAssemblies<number> {
+  private readonly countPiece: (piece: string) => number;
+  constructor(tokenizer: Tokenizer) {
+    super();
+    this.countPiece = (p) => tokenizer.count(p);
   }
 
-  rotate(): void {
-    this.previous = this.current;
-    this.current = new Map();
+  count(piece: string): number {
+    return this.get(piece, this.countPiece);
+  }
+}
+
+/** The JSON-escaped texts of message parts, of this assembly and the one before (keyed by the part itself). */
+const escape = (part: string) => JSON.stringify(part).slice(1, -1);
+class EscapeMemo extends TwoAssemblies<string> {
+  escaped(part: string): string {
+    return this.get(part, escape);
   }
 }
 const escapes = new EscapeMemo();
