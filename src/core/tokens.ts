@@ -88,7 +88,7 @@ export function contentHash(text: string): string {
 /** An exact counter over an encoding (see tokens-bpe.ts), with a bounded cache keyed by content hash. */
 export class TiktokenCounter implements Tokenizer {
   private readonly cache = new Map<string, number>();
-  /** Characters handed to the encoder so far (what the bounded count saves shows here). */
+  /** Characters handed to the encoder so far (what the bounded count and its remembered steps save shows here). */
   encodedChars = 0;
   constructor(
     readonly encoding: EncodingName = 'o200k_base',
@@ -121,10 +121,29 @@ export class TiktokenCounter implements Tokenizer {
       return this.remember(key, sum);
     }
     const table = loadEncoding(this.encoding);
-    const { count, chars } = boundedCount((piece) => countBpe(table, piece), text, limit);
-    this.encodedChars += chars;
+    // A bounded count's steps are remembered one by one: the candidates of a trimmer share their start (a log's
+    // template rows), so each step is encoded once, not once per candidate. Same cuts, same sum: the same count.
+    const encode = limit === Infinity || text.length <= COUNT_STEP_CHARS ? (piece: string) => this.encode(table, piece) : (piece: string) => this.step(table, piece);
+    const { count, chars } = boundedCount(encode, text, limit);
     if (chars < text.length) return count;
     return this.remember(key, count);
+  }
+
+  private encode(table: BpeTable, piece: string): number {
+    this.encodedChars += piece.length;
+    return countBpe(table, piece);
+  }
+
+  /** One step of a bounded count, through the cache (keyed by its content like a whole text). */
+  private step(table: BpeTable, piece: string): number {
+    const key = contentHash(piece);
+    const hit = this.cache.get(key);
+    if (hit !== undefined) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    return this.remember(key, this.encode(table, piece));
   }
 
   private remember(key: string, count: number): number {

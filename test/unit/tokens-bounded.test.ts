@@ -62,6 +62,25 @@ describe('bounded counting', () => {
     assert.equal(fresh.count(text), counter.count(text));
   });
 
+  it('remembers the steps of a bounded count: candidates sharing their start encode it once, with the same counts', () => {
+    const rows = bigLog(400); // about 48 000 characters: the shared start
+    const a = `${rows}\nline kept by the first candidate`;
+    const b = `${rows}\nanother line kept by the second`;
+    const fresh = new TiktokenCounter('o200k_base');
+    const plain = new TiktokenCounter('o200k_base', 0);
+    for (const limit of [100, 5_000, 9_000]) {
+      const expected = boundedCount((t) => plain.count(t), a, limit).count;
+      assert.equal(fresh.countUpTo(a, limit), expected, `limit ${limit}`);
+    }
+    const before = fresh.encodedChars;
+    // The same start again under another text and limit: nothing of it is encoded again.
+    assert.equal(fresh.countUpTo(b, 9_000), boundedCount((t) => plain.count(t), b, 9_000).count);
+    assert.equal(fresh.encodedChars, before);
+    // Under the limit, the whole count is exact and equals the reference's.
+    assert.equal(fresh.countUpTo(b, 1_000_000), plain.count(b));
+    assert.equal(fresh.countUpTo(a, 1_000_000), plain.count(a));
+  });
+
   it('falls back to the whole count for a counter without countUpTo', () => {
     const plain: Tokenizer = { encoding: 'chars', count: (t) => t.length };
     assert.equal(countUpTo(plain, 'abcdef', 2), 6);

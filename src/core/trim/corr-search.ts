@@ -104,22 +104,33 @@ export function searchIds(chunk: ChunkLines, wanted: Wanted): number[] {
   // Any occurrence of an id spans `shortest` bytes, so one of the words ending every `step` bytes lies inside it:
   // only those words are looked up (a 36-character UUID: one position in 33).
   const step = Math.max(1, shortest - 3);
-  for (const [s, e] of merged(spans)) {
-    for (let p = s + 3; p < e; p += step) {
-      const w = (buf[p - 3] << 24) | (buf[p - 2] << 16) | (buf[p - 1] << 8) | buf[p];
-      if (bits[Math.imul(w, MIX) >>> (32 - TABLE_BITS)] === 0) continue;
-      const list = byWord.get(w);
-      if (list === undefined) continue;
-      for (let c = 0; c < list.length; c += 2) {
-        const id = bytes[list[c]];
-        const start = p - 3 - list[c + 1];
-        if (start < s || start + id.length > e || !same(buf, start, id)) continue;
-        const line = lineAt(chunk, start);
-        if (inRanges(wanted.get(ids[list[c]])!, line)) found.add(line);
-      }
-    }
+  const hits: number[] = [];
+  for (const [s, e] of merged(spans)) probeSpan(buf, s, e, step, bits, byWord, bytes, hits);
+  for (let h = 0; h < hits.length; h += 2) {
+    const line = lineAt(chunk, hits[h + 1]);
+    if (inRanges(wanted.get(ids[hits[h]])!, line)) found.add(line);
   }
   return [...found].sort((a, b) => a - b);
+}
+
+/**
+ * The pass over one span, alone in a small function: V8 optimizes it within the first chunk (about 1 ms a 4 MiB
+ * chunk then), where the whole of searchIds took 15–40 ms to compile and was deoptimized once, so that most of a
+ * preview's 13 chunks ran unoptimized (9–30 ms each). Pushes the id's number and start of each whole occurrence.
+ */
+function probeSpan(buf: Uint8Array, s: number, e: number, step: number, bits: Uint8Array, byWord: Map<number, number[]>, bytes: Uint8Array[], hits: number[]): void {
+  for (let p = s + 3; p < e; p += step) {
+    const w = (buf[p - 3] << 24) | (buf[p - 2] << 16) | (buf[p - 1] << 8) | buf[p];
+    if (bits[Math.imul(w, MIX) >>> (32 - TABLE_BITS)] === 0) continue;
+    const list = byWord.get(w);
+    if (list === undefined) continue;
+    for (let c = 0; c < list.length; c += 2) {
+      const id = bytes[list[c]];
+      const start = p - 3 - list[c + 1];
+      if (start < s || start + id.length > e || !same(buf, start, id)) continue;
+      hits.push(list[c], start);
+    }
+  }
 }
 
 function same(buf: Uint8Array, at: number, id: Uint8Array): boolean {

@@ -104,6 +104,25 @@ export function gatherPool(lines: Lines, scan: LogScan, window: number, stack: n
   return { lines: pooled, reasons };
 }
 
+/**
+ * Pools by scan: the chain trims a log again when the zone it may fill grows (another budget, the same lines and
+ * scan), and a pool depends only on the scan, the window, the stack depth and whose context it holds. Gathered
+ * once per scan and shape (its lines read back and redacted once), dropped with the scan.
+ */
+const pools = new WeakMap<LogScan, Map<string, Pool>>();
+
+export function pooled(lines: Lines, scan: LogScan, window: number, stack: number, whose: 'every' | 'firsts'): Pool {
+  let byShape = pools.get(scan);
+  if (!byShape) pools.set(scan, (byShape = new Map()));
+  const key = `${window} ${stack} ${whose}`;
+  let pool = byShape.get(key);
+  if (!pool) {
+    pool = whose === 'every' ? gatherPool(lines, scan, window, stack) : gatherPool(lines, scan, window, stack, (site) => scan.groups[site.group].sites[0] === site);
+    byShape.set(key, pool);
+  }
+  return pool;
+}
+
 /** True when pass 2 reads its lines by index from the file's bytes (cheap to gather again), not the whole stream. */
 export function readsByIndex(scan: LogScan): boolean {
   return scan.file !== undefined && (scan.file.correlated !== undefined || !scan.sites.some((s) => s.corr));

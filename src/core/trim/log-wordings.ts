@@ -1,7 +1,7 @@
 import { shortMessage } from './log-parse';
 import type { Pool } from './log-pool';
 import type { ErrorGroup, ErrorSite } from './log-scan';
-import { maskTokens } from './templates';
+import { MaskMemo } from './templates';
 
 /** A template's other wordings in a log's pool: what a row of the template does not show, said verbatim. */
 
@@ -31,14 +31,15 @@ function variantsOf(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
   const seen = new Set<string>();
   let first: string[] | undefined;
   const found: { site: ErrorSite; differ: number }[] = [];
-  const wordings = wordingsOf(pool);
+  let masks = groupMasks.get(g);
+  if (!masks) groupMasks.set(g, (masks = new MaskMemo(MAX_SITE_MESSAGES)));
   for (const site of g.sites) {
-    let w = wordings.get(site.index);
-    if (w === undefined) {
-      const line = pool.lines.get(site.index);
-      if (line === undefined) continue;
-      const words = wording(line);
-      wordings.set(site.index, (w = { words, key: words.join(' ') }));
+    const line = pool.lines.get(site.index);
+    if (line === undefined) continue;
+    let w = siteWordings.get(site);
+    if (w === undefined || w.line !== line) {
+      const words = wording(line, masks);
+      siteWordings.set(site, (w = { line, words, key: words.join(' ') }));
     }
     const { words, key } = w;
     if (seen.has(key)) continue;
@@ -54,16 +55,16 @@ function variantsOf(g: ErrorGroup, pool: Pool, max: number): ErrorSite[] {
 }
 
 /**
- * Each pool line's wording, made once per pool: every candidate render (the budget's binary searches) asks for the
- * variants of the same sites again.
+ * Each located occurrence's wording, made once per scan: every candidate render (the budget's binary searches) asks
+ * for the variants of the same sites again, and so does every pool gathered from the same scan (the sites outlive
+ * them). Kept with the line it was read from and made again if a pool gives another.
  */
-const poolWordings = new WeakMap<Pool, Map<number, { words: string[]; key: string }>>();
+const siteWordings = new WeakMap<ErrorSite, { line: string; words: string[]; key: string }>();
 
-function wordingsOf(pool: Pool): Map<number, { words: string[]; key: string }> {
-  let map = poolWordings.get(pool);
-  if (!map) poolWordings.set(pool, (map = new Map()));
-  return map;
-}
+/** A template's occurrences repeat their message: each distinct one is masked once (templates.ts's MaskMemo). */
+const groupMasks = new WeakMap<ErrorGroup, MaskMemo>();
+/** Located occurrences per template at most (log-scan.ts's MAX_SITES_PER_GROUP), so the memo never empties. */
+const MAX_SITE_MESSAGES = 64;
 
 /** Positions where two wordings differ (and the difference in length). */
 function differing(a: string[], b: string[]): number {
@@ -76,8 +77,8 @@ function differing(a: string[], b: string[]): number {
  * A message's words in order (tokens of letters and punctuation: `deny(1)` masked is `deny(<*>)`, `user=guest`
  * stays), its other tokens (numbers, ids, paths) as `<*>`: two occurrences with the same wording say the same.
  */
-function wording(line: string): string[] {
-  return maskTokens(shortMessage(line)).map((t) => (WORDY.test(t) && !NO_WORD.test(t) ? t.toLowerCase() : '<*>'));
+function wording(line: string, masks: MaskMemo): string[] {
+  return masks.tokens(shortMessage(line)).map((t) => (WORDY.test(t) && !NO_WORD.test(t) ? t.toLowerCase() : '<*>'));
 }
 
 const WORDY = /[A-Za-z]{3}/;

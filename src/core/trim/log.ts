@@ -1,7 +1,7 @@
 import { trimCommand } from './command';
 import { clipLogLine, countRetained, MARK, omitted } from './lines';
 import { timestampOf } from './log-parse';
-import { gatherPool, readsByIndex, type Pool, type Reason } from './log-pool';
+import { pooled, readsByIndex, type Pool, type Reason } from './log-pool';
 import { scanErrors, type ErrorGroup, type LogScan } from './log-scan';
 import { variantSites } from './log-wordings';
 import { grepFor, inspectHint, templateRow, TEMPLATES_HEADING, isTemplateRow } from './log-rows';
@@ -176,10 +176,10 @@ export function trimLog(lines: Lines, options: TrimOptions): TrimOutput {
  * so the other occurrences' context is never read (on a log with thousands of errors, most of pass 2's lines).
  */
 function poolFor(lines: Lines, scan: LogScan, window: number, stack: number, clip: number, cap: number): { pool: Pool; everyContext: boolean } {
-  const every = () => ({ pool: gatherPool(lines, scan, window, stack), everyContext: true });
+  const every = () => ({ pool: pooled(lines, scan, window, stack, 'every'), everyContext: true });
   // Streamed, pass 2 reads the whole log: gathered once, with every error's context, unless the count alone decides.
   if (scan.sites.length <= cap && !readsByIndex(scan)) return every();
-  const firsts = gatherPool(lines, scan, window, stack, (site) => scan.groups[site.group].sites[0] === site);
+  const firsts = pooled(lines, scan, window, stack, 'firsts');
   let length = 0;
   for (const site of scan.sites) {
     length += clipLogLine(firsts.lines.get(site.index) ?? '', clip * 2).length + 1;

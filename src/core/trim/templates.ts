@@ -55,6 +55,30 @@ function maskToken(t: string): string {
   return frame ? `${frame[1]}${WILD}${frame[3]}` : WILD;
 }
 
+/**
+ * `maskTokens` remembered: masking is a pure function of a message's first TEMPLATE_CHARS characters, the key. At
+ * most `max` messages; when full it starts again empty (bounded memory, the same tokens either way). The arrays it
+ * returns are its own: a caller that changes one copies it first.
+ */
+export class MaskMemo {
+  private readonly known = new Map<string, readonly string[]>();
+  constructor(readonly max = 4096) {}
+
+  get size(): number {
+    return this.known.size;
+  }
+
+  tokens(message: string): readonly string[] {
+    const head = message.length > TEMPLATE_CHARS ? message.slice(0, TEMPLATE_CHARS) : message;
+    let tokens = this.known.get(head);
+    if (tokens === undefined) {
+      if (this.known.size >= this.max) this.known.clear();
+      this.known.set(head, (tokens = maskTokens(head)));
+    }
+    return tokens;
+  }
+}
+
 export interface Cluster {
   id: number;
   tokens: string[];
@@ -70,20 +94,15 @@ const KEEP = /^(?:error|failed|failure|success|succeeded|warn|warning|denied|acc
 export class TemplateMiner {
   private readonly byKey = new Map<string, Cluster[]>();
   readonly clusters: Cluster[] = [];
-  /** The last message masked and its tokens (never handed out: a new cluster owns its array): a log repeats its messages. */
-  private lastMessage: string | undefined;
-  private lastTokens: string[] = [];
+  /** Messages masked so far (a log repeats its messages); their arrays are never handed out: a new cluster owns a copy. */
+  private readonly masked = new MaskMemo();
   constructor(
     private readonly max = 1000,
     private readonly similarity = 0.6,
   ) {}
 
   add(message: string): Cluster | undefined {
-    if (message !== this.lastMessage) {
-      this.lastMessage = message;
-      this.lastTokens = maskTokens(message);
-    }
-    const tokens = this.lastTokens.slice();
+    const tokens = this.masked.tokens(message).slice();
     const key = `${tokens.length}\u0000${tokens[0] ?? ''}`;
     const list = this.byKey.get(key) ?? [];
     let best: Cluster | undefined;

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { redactedFileLines } from '../../../src/core/trim/lines';
-import { gatherPool } from '../../../src/core/trim/log-pool';
+import { gatherPool, pooled } from '../../../src/core/trim/log-pool';
+import { variantSites } from '../../../src/core/trim/log-wordings';
 import { scanErrors } from '../../../src/core/trim/log-scan';
 import { trimLog } from '../../../src/core/trim/log';
 import { maskTokens } from '../../../src/core/trim/templates';
@@ -65,5 +66,46 @@ describe('templates: masks tried only where they can match', () => {
     assert.deepEqual(maskTokens('GET /api/v1/x failed after 12ms from 10.0.0.1:80 id 0xff "quoted"'), ['GET', '<*>', 'failed', 'after', '<*>', 'from', '<*>', 'id', '<*>', '<*>']);
     assert.deepEqual(maskTokens('no slash here: deadbeefcafe1234 token'), ['no', 'slash', 'here:', '<*>', 'token']);
     assert.deepEqual(maskTokens('uuid 123e4567-e89b-42d3-a456-426614174000 mac 00:1a:2b:3c:4d:5e'), ['uuid', '<*>', 'mac', '<*>']);
+  });
+});
+
+describe('log pool: gathered once per scan and shape', () => {
+  it('gives the same pool again for the same scan, window, stack and whose context; another for any other', () => {
+    const log = lines(requests(6));
+    const scan = scanErrors(log);
+    const every = pooled(log, scan, 1, 0, 'every');
+    assert.equal(pooled(log, scan, 1, 0, 'every'), every);
+    assert.notEqual(pooled(log, scan, 1, 0, 'firsts'), every);
+    assert.notEqual(pooled(log, scan, 2, 0, 'every'), every);
+    assert.notEqual(pooled(log, scan, 1, 3, 'every'), every);
+    assert.deepEqual(pooled(log, scan, 1, 0, 'firsts'), gatherPool(log, scan, 1, 0, (s) => scan.groups[s.group].sites[0] === s));
+    assert.deepEqual(every, gatherPool(log, scan, 1, 0));
+    // Another snapshot of the same text (new lines, new scan): gathered again.
+    const again = lines(requests(6));
+    assert.notEqual(pooled(again, scanErrors(again), 1, 0, 'every'), every);
+  });
+
+  it('trims a log again under another budget exactly as a fresh trim does (the pool and wordings reused)', () => {
+    const text = requests(300);
+    const log = lines(text);
+    for (const budget of [400, 2_000, 900]) {
+      const reused = trimLog(log, options(budget));
+      const fresh = trimLog(lines(text), options(budget));
+      assert.deepEqual(reused, fresh, `budget ${budget}`);
+    }
+  });
+
+  it("an occurrence's wording is read from the line its pool gives (made again when another pool's line differs)", () => {
+    const log = lines(requests(3));
+    const scan = scanErrors(log);
+    const g = scan.groups.find((x) => x.severity === 'error')!;
+    const pool = gatherPool(log, scan, 0, 0);
+    assert.deepEqual(variantSites(g, pool, 3), []);
+    // The same sites, their lines reworded (as another pool of other bytes would give them): the variants follow.
+    const other = { lines: new Map(pool.lines), reasons: pool.reasons };
+    const second = g.sites[1].index;
+    other.lines.set(second, other.lines.get(second)!.replace('ledger call failed', 'payment gateway refused'));
+    assert.deepEqual(variantSites(g, other, 3), [g.sites[1]]);
+    assert.deepEqual(variantSites(g, pool, 3), []);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { maskTokens, TemplateMiner, templateText } from '../../../src/core/trim/templates';
+import { MaskMemo, maskTokens, TEMPLATE_CHARS, TemplateMiner, templateText } from '../../../src/core/trim/templates';
 import { shortMessage } from '../../../src/core/trim/log-parse';
 import { clipLogLine } from '../../../src/core/trim/lines';
 
@@ -50,5 +50,43 @@ describe('a row\'s message keeps what a level is glued to', () => {
     assert.equal(clipLogLine(line, 200), 'Path not allowed in target domain: type = pid, path = /System/…/Search.xpc error = 147: The specified service did not ship in the requestor\'s bundle');
     assert.equal(clipLogLine(line, 1000), line, 'a line that fits is kept as it is');
     assert.equal(clipLogLine(`${'x '.repeat(60)}/usr/lib/a/b tail`, 100).includes('/usr/lib/a/b'), true, 'a path whose middle is short is not shortened');
+  });
+});
+
+describe('templates: the miner masks each distinct message once (MaskMemo)', () => {
+  const messages = [
+    'Failed password for invalid user admin from 10.0.0.7 port 22 ssh2',
+    'Failed password for root from 10.0.0.8 port 2201 ssh2',
+    'connection to "db-7" lost after 1200ms',
+    `${'x'.repeat(TEMPLATE_CHARS - 4)} abc /var/log/long/path/of/the/message`,
+  ];
+
+  it('gives what maskTokens gives, a long message keyed by the part masking reads', () => {
+    const memo = new MaskMemo(8);
+    for (const m of [...messages, ...messages]) assert.deepEqual(memo.tokens(m), maskTokens(m));
+    assert.equal(memo.size, messages.length);
+    const long = messages[3] + ' and more after the head';
+    assert.equal(memo.tokens(long), memo.tokens(messages[3].slice(0, TEMPLATE_CHARS)));
+  });
+
+  it('holds at most its bound, starting again when full, with the same tokens', () => {
+    const memo = new MaskMemo(3);
+    for (let i = 0; i < 10; i++) {
+      const m = `job ${i} failed on node-${i} with "reason ${i}"`;
+      assert.deepEqual(memo.tokens(m), maskTokens(m));
+      assert.ok(memo.size <= 3, `size ${memo.size}`);
+    }
+  });
+
+  it("a cluster's merges never change the remembered tokens: a repeated message gets its own template again", () => {
+    const miner = new TemplateMiner(10);
+    const a = miner.add('user alice failed login attempt');
+    const b = miner.add('user bob failed login attempt');
+    assert.equal(a, b);
+    assert.equal(templateText(a!), 'user <*> failed login attempt');
+    // A second miner fed the first message alone: its template is the message's own tokens, unmerged.
+    const other = new TemplateMiner(10);
+    assert.equal(templateText(other.add('user alice failed login attempt')!), 'user alice failed login attempt');
+    assert.equal(templateText(miner.add('user alice failed login attempt')!), 'user <*> failed login attempt');
   });
 });
