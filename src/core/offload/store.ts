@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { host, hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { InputError } from '../errors';
+import { storable, type Storable } from './redacted';
 
 /**
  * The offload store: a folder that holds oversized tool results whole, so the context can carry a
@@ -25,7 +26,8 @@ export interface Stored {
   written: boolean;
 }
 
-/** Where a payload comes from: a file (copied as is, byte for byte) or text (a host's in-memory result). */
+/** Where a payload comes from: a file or text (a host's in-memory result); either is written without its secrets
+ * (redacted.ts): byte for byte when it holds none. */
 export type Payload = { file: string } | { text: string };
 
 export interface OffloadStore {
@@ -134,7 +136,10 @@ function safeName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 60) || 'result';
 }
 
-function putPayload(dir: string, name: string, payload: Payload, extension: string | undefined, when: Date): Stored {
+function putPayload(dir: string, name: string, given: Payload, extension: string | undefined, when: Date): Stored {
+  const ext = extension ?? ('file' in given ? path.extname(given.file) : '.txt');
+  const payload = storable(given);
+  if ('lines' in payload) return putLines(dir, name, payload, ext, when);
   const hash = createHash('sha256');
   let bytes = 0;
   if ('text' in payload) {
@@ -152,7 +157,6 @@ function putPayload(dir: string, name: string, payload: Payload, extension: stri
       fs.closeSync(fd);
     }
   }
-  const ext = extension ?? ('file' in payload ? path.extname(payload.file) : '.txt');
   const abs = path.join(dir, `${safeName(name)}-${hash.digest('hex').slice(0, 12)}${ext || '.txt'}`);
   if (fs.existsSync(abs) && fs.statSync(abs).size === bytes) {
     fs.utimesSync(abs, when, when);
@@ -161,6 +165,34 @@ function putPayload(dir: string, name: string, payload: Payload, extension: stri
   const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
   if ('text' in payload) fs.writeFileSync(tmp, payload.text);
   else fs.copyFileSync(payload.file, tmp);
+  fs.renameSync(tmp, abs);
+  fs.utimesSync(abs, when, when);
+  return { abs, bytes, written: true };
+}
+
+/** A redacted file's lines, written to a temporary file while hashed, then named by that hash. */
+function putLines(dir: string, name: string, payload: Extract<Storable, { lines: unknown }>, ext: string, when: Date): Stored {
+  const hash = createHash('sha256');
+  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
+  let bytes = 0;
+  fs.writeFileSync(tmp, '');
+  let chunk: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    const text = chunk.join('');
+    hash.update(text);
+    bytes += Buffer.byteLength(text);
+    fs.appendFileSync(tmp, text);
+    chunk = [];
+    chars = 0;
+  };
+  for (const line of payload.lines()) {
+    chunk.push(line, '\n');
+    chars += line.length + 1;
+    if (chars >= CHUNK) flush();
+  }
+  flush();
+  const abs = path.join(dir, `${safeName(name)}-${hash.digest('hex').slice(0, 12)}${ext || '.txt'}`);
   fs.renameSync(tmp, abs);
   fs.utimesSync(abs, when, when);
   return { abs, bytes, written: true };
