@@ -133,7 +133,8 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       const abs = path.join(dir, entry.name);
       const relPath = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       let stat: HostStats;
-      let target = path.join(real, entry.name);
+      // The entry's real path, for a folder only (a link's is resolved here; a plain entry's is joined when it is a folder).
+      let target: string | undefined;
       try {
         if (entry.isSymbolicLink()) {
           target = fs.realpathSync(abs);
@@ -158,7 +159,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
       if (excluded(relPath) || excluded(relPath + '/')) continue;
       if (ignoredBy(here, relPath, isDir)) continue;
       if (isDir) {
-        walk(abs, relPath, target, here);
+        walk(abs, relPath, target ?? path.join(real, entry.name), here);
         continue;
       }
       if (isSecretPath(relPath)) {
