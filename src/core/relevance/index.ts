@@ -157,6 +157,8 @@ export class RelevanceIndex {
     const n = this.entries.size;
     const avg = this.sumLengths.map((s) => s / n);
     const boosts = order.map((t) => weights.get(t) ?? 1);
+    // Each (query term, field)'s inverse document frequency, worked out once, not once per document that has it.
+    const idfs = Array.from(docCount, (matching) => invDocFreq(matching, n));
     for (const entry of hit) {
       // Summed in MiniSearch's order (each query term's fields in FIELDS order, then the terms in query order), so
       // two documents with the same figures for each term and field get the very same score, whatever their other
@@ -183,7 +185,7 @@ export class RelevanceIndex {
         for (; i < keys.length && Math.floor(Math.floor(keys[i] / 2 ** 21) / F) === q; i++) {
           const slot = Math.floor(keys[i] / 2 ** 21);
           const field = slot % F;
-          termScore += boosts[q] * BOOST[field] * bm25(keys[i] % 2 ** 21, docCount[slot], n, entry.lengths[field], avg[field]);
+          termScore += boosts[q] * BOOST[field] * bm25(keys[i] % 2 ** 21, idfs[slot], entry.lengths[field], avg[field]);
           if (field !== PATH_FIELD) inText = true;
         }
         score += termScore;
@@ -253,9 +255,12 @@ export class RelevanceIndex {
   }
 }
 
-function bm25(termFreq: number, matching: number, total: number, fieldLength: number, avgFieldLength: number): number {
-  const invDocFreq = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
-  return invDocFreq * (D + (termFreq * (K + 1)) / (termFreq + K * (1 - B + (B * fieldLength) / avgFieldLength)));
+function invDocFreq(matching: number, total: number): number {
+  return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+}
+
+function bm25(termFreq: number, idf: number, fieldLength: number, avgFieldLength: number): number {
+  return idf * (D + (termFreq * (K + 1)) / (termFreq + K * (1 - B + (B * fieldLength) / avgFieldLength)));
 }
 
 /** The indexed text of a document, field by field in FIELDS order. */

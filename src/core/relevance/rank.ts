@@ -89,14 +89,15 @@ export function rank(blocks: Block[], ctx: RankContext, index: RelevanceIndex): 
       score += 0.2;
     }
     // A source file's component comes from its folder only (collect copies the task's onto a named file).
-    const own = componentsOf(b.source, b.kind === 'source_code' ? undefined : b.meta.components, ctx.packages).filter((c) => componentNames.has(c.name));
+    // (Only a scored candidate can earn it: most of a large workspace's files score 0 and skip the folder walk.)
+    const own = score > 0 ? componentsOf(b.source, b.kind === 'source_code' ? undefined : b.meta.components, ctx.packages).filter((c) => componentNames.has(c.name)) : [];
     if (own.length > 0 && score > 0) {
       const c = own[0];
       const task = ctx.components.find((t) => t.name === c.name)!;
       signals.push(`component ${c.name} (${c.from === 'front matter' ? 'front matter' : `from ${c.from}`}) ${task.from === 'named in the task' ? 'named in the task' : `matches the task's (${task.from})`}`);
       score += 0.15;
     }
-    const near = closeness(b.source, anchors);
+    const near = score > 0 && !named ? closeness(b.source, anchors) : undefined;
     if (near && score > 0 && !named) {
       signals.push(`next to ${near.file}`);
       score += 0.1 * near.share;

@@ -4,7 +4,7 @@ import { headingsOf } from '../sources/documents';
 import type { Snapshot } from '../sources/snapshot';
 import type { Tokenizer } from '../tokens';
 import type { Block } from '../types';
-import { componentsOf, taskComponents } from './components';
+import { componentsOf, taskComponents, type PackageDir } from './components';
 import { changeBlocks, excerptLarge } from './evidence';
 import { ByText } from './by-text';
 import { RelevanceIndex, type IndexedDoc } from './index';
@@ -52,11 +52,8 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
     index.upsert(d, f?.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : undefined);
   }
 
-  const known = new Set<string>();
   const packages = snapshot.packages ?? [];
-  for (const b of blocks) if (RANKED.has(b.kind)) for (const c of componentsOf(b.source, b.meta.components, packages)) known.add(c.name);
-  for (const f of snapshot.files) for (const c of componentsOf(f.path, undefined, packages)) known.add(c.name);
-  const components = task.components ?? taskComponents(known, signals.words, task.files, task.component, packages);
+  const components = task.components ?? taskComponents(knownComponents(blocks, snapshot, stamps, packages), signals.words, task.files, task.component, packages);
   const settings = policy.relevance;
   const relevance = rank(blocks, { signals, files: task.files, changed, components, settings, packages }, index);
   const globs = policy.priorities.map((p) => p.match);
@@ -66,4 +63,19 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
     blocks: blocks.map((b) => (b.kind === 'source_code' ? excerptLarge(b, signals, undefined, tokenizer) : b)),
     context: { components, relevance, settings, packages, prioritized: (b) => own.has(b.source) || globs.includes(b.source) || byPolicy(b.source) },
   };
+}
+
+/**
+ * Every component the workspace knows: its ranked blocks' and its files'. A block without declared components that is
+ * a file of the snapshot has its file's (componentsOf is a function of the path then), so it is not worked out twice;
+ * taskComponents reads the set sorted, so the order it is filled in does not matter.
+ */
+function knownComponents(blocks: Block[], snapshot: Snapshot, files: Map<string, unknown>, packages: PackageDir[]): Set<string> {
+  const known = new Set<string>();
+  for (const b of blocks) {
+    if (!RANKED.has(b.kind) || ((b.meta.components === undefined || b.meta.components.length === 0) && files.has(b.source))) continue;
+    for (const c of componentsOf(b.source, b.meta.components, packages)) known.add(c.name);
+  }
+  for (const f of snapshot.files) for (const c of componentsOf(f.path, undefined, packages)) known.add(c.name);
+  return known;
 }

@@ -40,7 +40,9 @@ export const SHOWN_REJECTED_ROWS = 200;
 export function rejectedGroups(rejected: readonly { reason: string }[]): { reason: string; count: number }[] {
   const groups = new Map<string, { reason: string; count: number }>();
   for (const d of rejected) {
-    const reason = d.reason.split(' (')[0];
+    // (its head, without splitting the whole reason into parts: one per rejected file of the workspace)
+    const cut = d.reason.indexOf(' (');
+    const reason = cut === -1 ? d.reason : d.reason.slice(0, cut);
     const g = groups.get(reason);
     if (g) g.count++;
     else groups.set(reason, { reason, count: 1 });

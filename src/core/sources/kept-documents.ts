@@ -89,12 +89,10 @@ export class KeptDocuments {
       return;
     }
     // Serialised now, as parsed: what the chain does to the document afterwards is not kept.
-    const head = encoder.encode(JSON.stringify([path, size, mtimeMs, decision]) + '\t');
-    const body = encoder.encode(JSON.stringify(doc) + '\n');
-    const line = new Uint8Array(head.length + body.length);
-    line.set(head);
-    line.set(body, head.length);
-    this.entries.set(path, { size, mtimeMs, decision, line, at: head.length });
+    // One encoding of the whole line; its document starts after the head's UTF-8 bytes.
+    const head = JSON.stringify([path, size, mtimeMs, decision]) + '\t';
+    const line = encoder.encode(head + JSON.stringify(doc) + '\n');
+    this.entries.set(path, { size, mtimeMs, decision, line, at: utf8Length(head) });
     this.seen.add(path);
     this.changed = true;
   }
@@ -162,6 +160,21 @@ export class KeptDocuments {
     for (const path of this.entries.keys()) if (!this.seen.has(path)) return true;
     return false;
   }
+}
+
+/** How many bytes `text` takes in UTF-8 (what TextEncoder gives: a lone surrogate is 3 bytes, U+FFFD). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 function isDocument(x: unknown, path: string): x is DocumentFile {

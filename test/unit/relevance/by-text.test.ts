@@ -14,6 +14,22 @@ describe('work kept by text', () => {
     assert.equal(memo.size, 2);
   });
 
+  it('ByText past its bound lets a quarter of the bound go at once, least recently used first', () => {
+    const made: string[] = [];
+    const memo = new ByText<number>(8);
+    const get = (t: string) => memo.get(t, (x) => (made.push(x), x.length));
+    for (const t of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) get(t);
+    get('a');
+    get('i');
+    // 9 entries > 8: the three least recently used (b, c, d) went; a, used again, stayed.
+    assert.equal(memo.size, 6);
+    made.length = 0;
+    for (const t of ['a', 'e', 'f', 'g', 'h', 'i']) get(t);
+    assert.deepEqual(made, []);
+    get('b');
+    assert.deepEqual(made, ['b']);
+  });
+
   it('the index digest kept by body equals digestOf, whatever the fields before the body', () => {
     const body = 'The ledger retries each payment call three times.\n'.repeat(40);
     const cases = [

@@ -69,5 +69,6 @@ describe('the trace (report/trace.ts)', () => {
   it('groups reasons up to their first parenthesis, in order of first appearance', () => {
     assert.deepEqual(rejectedGroups([{ reason: 'b (1)' }, { reason: 'a' }, { reason: 'b (2)' }, { reason: 'a' }]), [{ reason: 'b', count: 2 }, { reason: 'a', count: 2 }]);
     assert.deepEqual(rejectedGroups([]), []);
+    assert.deepEqual(rejectedGroups([{ reason: 'c (1) (2)' }, { reason: ' (x)' }, { reason: 'c(3)' }, { reason: 'c' }]), [{ reason: 'c', count: 2 }, { reason: '', count: 1 }, { reason: 'c(3)', count: 1 }]);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { cachedDocument, clearDocumentCache, documentCacheStats } from '../../../src/core/sources/document-cache';
+import { cachedDocument, clearDocumentCache, DOCUMENT_CACHE_ENTRIES, documentCacheStats } from '../../../src/core/sources/document-cache';
 import { parseDocument } from '../../../src/core/sources/documents';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
 import { tempDir } from '../offload/results';
@@ -46,5 +46,21 @@ describe('parsed documents cached by path, size and mtime (sources/document-cach
     assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [1, 4]);
     assert.equal(cachedDocument(root, { path: 'a.md', size: 1 }, false, () => ({ ...parse(), title: 'no mtime' })).title, 'no mtime', 'a file without mtime is never cached');
     assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [1, 4]);
+  });
+  it('past its bound it lets the least recently used quarter go at once, and keeps the most recent', () => {
+    clearDocumentCache();
+    const parse = (p: string) => () => parseDocument(p, doc(p), false);
+    const get = (i: number) => cachedDocument('/root', { path: `d${i}.md`, size: 1, mtimeMs: 1 }, false, parse(`d${i}.md`));
+    for (let i = 0; i <= DOCUMENT_CACHE_ENTRIES; i++) get(i);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, DOCUMENT_CACHE_ENTRIES + 1]);
+    // One over the bound: the oldest quarter and one more went, the newest stayed.
+    const gone = DOCUMENT_CACHE_ENTRIES / 4 + 1;
+    get(DOCUMENT_CACHE_ENTRIES);
+    get(gone);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [2, DOCUMENT_CACHE_ENTRIES + 1]);
+    get(gone - 1);
+    get(0);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [2, DOCUMENT_CACHE_ENTRIES + 3]);
+    assert.equal(get(gone).title, `d${gone}.md`);
   });
 });

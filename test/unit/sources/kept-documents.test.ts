@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { run } from '../../../src/cli/main';
 import { documentsFile } from '../../../src/cli/index-store';
 import { parseDocument } from '../../../src/core/sources/documents';
-import { KEPT_FORMAT, KeptDocuments, mayHoldSecret, openDocuments, saveDocuments, type DocumentStore } from '../../../src/core/sources/kept-documents';
+import { KEPT_FORMAT, KeptDocuments, mayHoldSecret, openDocuments, saveDocuments, utf8Length, type DocumentStore } from '../../../src/core/sources/kept-documents';
 
 const ADR = '---\nstatus: accepted\ndate: 2024-05-01\ntags: [payments]\n---\n# ADR-0003: Retry budget\n\n## Status\n\nAccepted\n\nSupersedes ADR-0001\n\n## Decision\n\nRetries are capped at 3.\n';
 const NOTE = '# Note\n\nThe ledger export came up.\n';
@@ -131,4 +131,15 @@ describe('ctxctl preview keeps parsed documents in the cache folder', () => {
     fs.rmSync(file);
     assert.deepEqual(preview(root), edited, 'without kept documents, the same as with them');
   });
+  it('a path and a document outside ASCII are kept and found again (the head is measured in UTF-8 bytes)', () => {
+    const kept = new KeptDocuments();
+    const text = '# Café 日本 😀\n\nNotes on the ledger.\n';
+    const p = 'notes/café-日本-😀.md';
+    const doc = parseDocument(p, text, false);
+    kept.put(p, 77, 5, false, doc, text, mayHoldSecret);
+    const restored = KeptDocuments.restore(kept.serialize());
+    assert.deepEqual(restored.get(p, 77, 5, false), JSON.parse(JSON.stringify(doc)));
+    for (const t of ['', 'abc', 'é', '日本', '😀', '\ud800x', 'x\udc00', '\ud83d']) assert.equal(utf8Length(t), new TextEncoder().encode(t).length, JSON.stringify(t));
+  });
+
 });

@@ -46,4 +46,20 @@ describe('the scan reads the documents whole, once (sources/scan.ts readWhole)',
     assert.deepEqual(overlay.warnings, disk.warnings);
     assert.deepEqual(disk.warnings.filter((w) => w.source === 'docs/b.md'), [{ source: 'docs/b.md', message: 'skipped: binary (a NUL byte in the first 8 KiB); not in this request' }]);
   });
+  it('names nested files and files under a linked folder by their workspace path, whatever form the root is given in', () => {
+    const root = tempDir('scan-paths');
+    fs.mkdirSync(path.join(root, 'a', 'b', 'c'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'a', 'b', 'c', 'deep.md'), '# Deep\n');
+    fs.writeFileSync(path.join(root, 'a', 'top.md'), '# Top\n');
+    fs.symlinkSync(path.join(root, 'a', 'b'), path.join(root, 'linked'));
+    const expected = ['a/b/c/deep.md', 'a/top.md'];
+    for (const given of [root, root + '/', path.join(root, 'a', '..')]) {
+      const scan = scanWorkspace(given, { exclude: [], maxFileBytes: 1 << 20 });
+      assert.deepEqual(scan.files.map((f) => f.path), expected, given);
+      assert.deepEqual(scan.warnings.map((w) => w.source), ['linked'], given);
+    }
+    const excluded = scanWorkspace(root, { exclude: ['a/b/**'], maxFileBytes: 1 << 20 });
+    // The linked folder's own scan is not excluded: its files come under the link's name.
+    assert.deepEqual(excluded.files.map((f) => f.path), ['a/top.md', 'linked/c/deep.md']);
+  });
 });
