@@ -1,4 +1,5 @@
 import { InputError } from './errors';
+import { keepWithin, recent } from './lru';
 import { createHash } from 'node:crypto';
 import { readRankFile } from './rank-file';
 import { bpeTable, countBpe, loadBpe, type BpeRanks, type BpeTable } from './tokens-bpe';
@@ -103,12 +104,8 @@ export class TiktokenCounter implements Tokenizer {
   countUpTo(text: string, limit: number, piecewise = true): number {
     if (text.length === 0) return 0;
     const key = contentHash(text);
-    const hit = this.cache.get(key);
-    if (hit !== undefined) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
+    const hit = recent(this.cache, key);
+    if (hit !== undefined) return hit;
     if (piecewise && limit === Infinity && text.length > PIECEWISE_CHARS) {
       // A long text (a whole request) is counted as the sum of its content-defined pieces, each cached: after an
       // edit only the pieces around it are encoded again. Exact: every cut is a safe cut.
@@ -137,21 +134,12 @@ export class TiktokenCounter implements Tokenizer {
   /** One step of a bounded count, through the cache (keyed by its content like a whole text). */
   private step(table: BpeTable, piece: string): number {
     const key = contentHash(piece);
-    const hit = this.cache.get(key);
-    if (hit !== undefined) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
-    return this.remember(key, this.encode(table, piece));
+    return recent(this.cache, key) ?? this.remember(key, this.encode(table, piece));
   }
 
   private remember(key: string, count: number): number {
     this.cache.set(key, count);
-    if (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
+    keepWithin(this.cache, this.cacheSize);
     return count;
   }
 }

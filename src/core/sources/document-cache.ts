@@ -1,4 +1,5 @@
 import type { DocumentFile } from './documents';
+import { keepWithin, recent } from '../lru';
 
 /**
  * Parsed documents by file version: a document whose path, size and mtime are unchanged is not parsed again (front
@@ -22,25 +23,17 @@ export const documentCacheStats = { hits: 0, misses: 0 };
 export function cachedDocument(root: string, file: DocumentStamp, isDecision: boolean, parse: () => DocumentFile): DocumentFile {
   if (file.mtimeMs === undefined) return parse();
   const key = [root, file.path, file.size, file.mtimeMs, isDecision].join('\u0000');
-  const hit = cache.get(key);
+  const hit = recent(cache, key);
   if (hit) {
     documentCacheStats.hits++;
-    cache.delete(key);
-    cache.set(key, hit);
     return copyOf(hit);
   }
   documentCacheStats.misses++;
   const doc = parse();
   cache.set(key, copyOf(doc));
-  // Past the bound, a quarter of it goes in one walk: one at a time, keys().next() walked every entry deleted since the
-  // Map last compacted (quadratic for the 100 000 documents of a cold preview).
-  if (cache.size > DOCUMENT_CACHE_ENTRIES) {
-    let n = cache.size - DOCUMENT_CACHE_ENTRIES + (DOCUMENT_CACHE_ENTRIES >> 2);
-    for (const oldest of cache.keys()) {
-      if (n-- <= 0) break;
-      cache.delete(oldest);
-    }
-  }
+  // Past the bound, a quarter of it goes in one walk (lru.ts: one at a time was quadratic for the 100 000 documents of
+  // a cold preview).
+  keepWithin(cache, DOCUMENT_CACHE_ENTRIES);
   return doc;
 }
 
