@@ -2,9 +2,12 @@ import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { displayPath, SESSION_FILE } from '../sources/snapshot';
 import type { SessionEvent } from './event';
-import { appendSessionEvents, writableStoreFile } from './file';
+import { redactDeep } from '../redact/apply';
+import { appendSessionEvents, readSessionChecked, writableStoreFile } from './file';
 import type { SessionStoreRef } from './report';
-import { appendSummaryRecord, summaryStorePath, type SummaryRecord } from './summary-store';
+import { InputError } from '../errors';
+import { resolveInWorkspace } from '../sources/guard';
+import { appendSummaryRecord, readSummaryStore, summaryStorePath, type SummaryRecord } from './summary-store';
 
 /**
  * Where a session is kept: the JSON-lines events and, beside them, the summary records. The chain only reads
@@ -59,12 +62,21 @@ export function editorStore(root: string, storageDir: string): SessionStore {
   const file = path.join(storageDir, 'session.jsonl');
   const seed = workspaceStore(root);
   const exists = () => fs.existsSync(file);
-  // The copy starts as the workspace's session and its summary records, so nothing replayed changes by copying.
+  // The copy starts as what replay reads from the workspace's session and its summary records, so nothing replayed
+  // changes by copying. Both are read as replay reads them (through the workspace guard: a session linked outside the
+  // workspace is refused, a FIFO never opened) and written as replay sees them: secrets redacted, malformed lines
+  // (reported on every replay of the workspace file) left out. The workspace's bytes are never copied as they are.
   const ensure = () => {
     if (exists()) return;
+    const events = readSessionChecked(seed.file, SESSION_FILE, SESSION_FILE, { root }).events;
+    const summaries = displayPath(root, seed.summariesFile);
+    const d = resolveInWorkspace(seed.summariesFile, { root, expect: 'any', mayBeMissing: true, refuseSecrets: false });
+    if (!d.ok && d.kind !== 'special') throw new InputError(d.why, summaries);
+    const records = readSummaryStore(seed.summariesFile, summaries).records.map((r) => redactDeep(r));
     fs.mkdirSync(storageDir, { recursive: true });
-    if (fs.existsSync(seed.summariesFile)) fs.copyFileSync(seed.summariesFile, summaryStorePath(file));
-    fs.writeFileSync(file, fs.existsSync(seed.file) ? fs.readFileSync(seed.file) : '');
+    if (records.length > 0) fs.writeFileSync(summaryStorePath(file), records.map((r) => JSON.stringify(r) + '\n').join(''));
+    fs.writeFileSync(file, '');
+    if (events.length > 0) appendSessionEvents(file, events);
   };
   return {
     file,

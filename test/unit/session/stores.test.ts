@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { assemble } from '../../../src/core/chain/assemble';
 import { InputError } from '../../../src/core/errors';
 import { compactSession, editSummary } from '../../../src/core/session/compaction';
-import { appendSessionEvents } from '../../../src/core/session/file';
+import { appendSessionEvents, readSessionFile } from '../../../src/core/session/file';
 import { sessionWorkspace } from '../../../src/core/session/maintenance';
 import { EDITOR_STORE_NOTE, editorSessionStore, workspaceStore, type SessionStore } from '../../../src/core/session/store';
 import { undoRecord } from '../../../src/core/session/summary-store';
@@ -83,7 +83,7 @@ describe('session stores: which file the editor and ctxctl replay', () => {
     assert.deepEqual(listing(path.join(root, '.context')), contextDir, 'no file added to the workspace');
     assert.equal(fs.readFileSync(path.join(root, SESSION_SOURCE), 'utf8'), before);
     assert.deepEqual(listing(storage), ['session.jsonl', 'session.summaries.jsonl']);
-    assert.equal(fs.readFileSync(path.join(storage, 'session.jsonl'), 'utf8'), before, 'the copy starts as the workspace session');
+    assert.deepEqual(readSessionFile(path.join(storage, 'session.jsonl'), 'copy').events, readSessionFile(path.join(root, SESSION_SOURCE), 'workspace').events, 'the copy starts as the workspace session');
     assert.deepEqual(store.ref(), { kind: 'editor', path: path.join(storage, 'session.jsonl'), note: EDITOR_STORE_NOTE });
   });
 
@@ -104,6 +104,41 @@ describe('session stores: which file the editor and ctxctl replay', () => {
     const records = fs.readFileSync(ws.summariesFile, 'utf8');
     editorSessionStore(root, storage, false).append(exchange);
     assert.equal(fs.readFileSync(path.join(storage, 'session.summaries.jsonl'), 'utf8'), records);
+  });
+
+  it('restricted mode: the copy holds what replay reads, never the workspace bytes: a secret in the session or a summary is redacted', () => {
+    const { root, storage } = workspace();
+    const key = 'AKIA' + 'Q3EGRTWPLMKXN4ZD';
+    const ws = path.join(root, SESSION_SOURCE);
+    fs.appendFileSync(ws, JSON.stringify({ id: 'u8', type: 'user', text: `deploy with aws_access_key_id=${key}` }) + '\nnot json\n');
+    const replayed = readSessionFile(ws, SESSION_SOURCE);
+    compactEditUndo(root, workspaceStore(root));
+    const summaries = path.join(root, '.context', 'session.summaries.jsonl');
+    const [first, ...rest] = fs.readFileSync(summaries, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    first.summary.next_step = [`rotate ${key}`];
+    fs.writeFileSync(summaries, [first, ...rest].map((r) => JSON.stringify(r) + '\n').join(''));
+    editorSessionStore(root, storage, false).append(exchange);
+    const copy = fs.readFileSync(path.join(storage, 'session.jsonl'), 'utf8');
+    const copied = fs.readFileSync(path.join(storage, 'session.summaries.jsonl'), 'utf8');
+    assert.equal(copy.includes(key) || copied.includes(key), false, 'the key is in neither copy');
+    assert.equal(copy.includes('not json'), false, 'a malformed line is left out (replay of the workspace file reports it)');
+    const said = (events: { id: string; type: string; text: string }[]) => events.map((e) => [e.id, e.type, e.text]);
+    assert.deepEqual(said(readSessionFile(path.join(storage, 'session.jsonl'), 'copy').events), said([...replayed.events, ...exchange]));
+    assert.equal(said(replayed.events).at(-1)?.[2], 'deploy with aws_access_key_id=[REDACTED:aws-access-key]');
+    assert.deepEqual(JSON.parse(copied.split('\n')[0]).summary.next_step, ['rotate [REDACTED:aws-access-key]']);
+  });
+
+  it('restricted mode: a workspace session linked outside the workspace is refused, never copied into the editor storage', () => {
+    const { root, storage } = workspace();
+    const outside = path.join(tmp('ctxctl-stores-outside-'), 'session.jsonl');
+    made.push(path.dirname(outside));
+    fs.writeFileSync(outside, JSON.stringify({ id: 'x1', type: 'user', text: 'from outside the workspace' }) + '\n');
+    const ws = path.join(root, SESSION_SOURCE);
+    fs.rmSync(ws);
+    fs.symlinkSync(outside, ws);
+    const store = editorSessionStore(root, storage, false);
+    assert.throws(() => store.append(exchange), (e: unknown) => e instanceof InputError && e.file === SESSION_SOURCE);
+    assert.equal(fs.existsSync(path.join(storage, 'session.jsonl')), false, 'no copy made');
   });
 
   it('never appends events through a symlink or into a folder', () => {
