@@ -55,7 +55,7 @@ export function workspaceDocumentStore(root: string, env: NodeJS.ProcessEnv = pr
 }
 
 /** A file of the cache folder, read and written as the head of this file says. */
-function cacheFileStore(file: string, limit: number): IndexStore & DocumentStore {
+export function cacheFileStore(file: string, limit: number): IndexStore & DocumentStore {
   const shown = (e: unknown) => `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
   return {
     load: () => {
@@ -66,6 +66,8 @@ function cacheFileStore(file: string, limit: number): IndexStore & DocumentStore
       }
     },
     save: (bytes) => {
+      // What could not be loaded again is not written: it would cost every next run a rebuild, untold.
+      if (bytes.length > limit) throw new Error(`${file}: ${bytes.length} bytes, over the ${limit}-byte limit of a kept cache file: not kept`);
       const tmp = `${file}.${process.pid}.tmp`;
       try {
         fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

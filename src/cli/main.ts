@@ -151,7 +151,8 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   if (kept.warning) stderr(`ctxctl: note: ${kept.warning}\n`);
   // So are the parsed documents (kept-documents.ts): an unchanged one is neither read nor parsed again.
   const documentStore = workspaceDocumentStore(root);
-  const documents = openDocuments(documentStore);
+  const { documents, warning: unread } = openDocuments(documentStore);
+  if (unread) stderr(`ctxctl: note: ${unread}\n`);
   const engine = new ContextEngine(diskHost, { root, relevance: kept.index });
   const policy = resolvePolicy(engine.policy(v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const previousPrefixHash = out ? previousRecord(out).prefixHash : undefined;
@@ -161,9 +162,10 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   );
   const unsaved = saveIndex(kept.index, store);
   if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
-  // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read, and is told by
-  // the index's note above whenever the index changed.
-  saveDocuments(documents, documentStore);
+  // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read. The index's
+  // note above already tells a folder that cannot be written; this one tells the rest (documents over the size limit).
+  const unkept = saveDocuments(documents, documentStore);
+  if (unkept && !unsaved) stderr(`ctxctl: note: ${unkept}\n`);
   if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   return result;
 }

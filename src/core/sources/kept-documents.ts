@@ -187,14 +187,17 @@ export function mayHoldSecret(text: string): boolean {
   return HINT.test(text);
 }
 
-/** Open the kept documents of `store`: none when it cannot be read (a bad cache costs a re-read, never a failure). */
-export function openDocuments(store: DocumentStore): KeptDocuments {
+/**
+ * Open the kept documents of `store`: none when it cannot be read, with the reason in `warning` (a bad cache costs a
+ * re-read, never a failure).
+ */
+export function openDocuments(store: DocumentStore): { documents: KeptDocuments; warning?: string } {
   try {
-    return KeptDocuments.restore(store.load());
-  } catch {
-    const kept = new KeptDocuments();
-    kept.changed = true;
-    return kept;
+    return { documents: KeptDocuments.restore(store.load()) };
+  } catch (e) {
+    const documents = new KeptDocuments();
+    documents.changed = true;
+    return { documents, warning: `the kept parsed documents cannot be read (${(e as Error).message}): read again` };
   }
 }
 

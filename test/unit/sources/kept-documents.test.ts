@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { run } from '../../../src/cli/main';
-import { documentsFile } from '../../../src/cli/index-store';
+import { cacheFileStore, documentsFile } from '../../../src/cli/index-store';
 import { parseDocument } from '../../../src/core/sources/documents';
 import { KEPT_FORMAT, KeptDocuments, mayHoldSecret, openDocuments, saveDocuments, utf8Length, type DocumentStore } from '../../../src/core/sources/kept-documents';
 
@@ -49,15 +49,15 @@ describe('kept documents (sources/kept-documents.ts)', () => {
     const first = new KeptDocuments();
     for (const p of ['a.md', 'b.md']) first.put(p, NOTE.length, 1, false, parseDocument(p, NOTE, false), NOTE, mayHoldSecret);
     const store = memoryStore(first.serialize());
-    const unchanged = openDocuments(store);
+    const unchanged = openDocuments(store).documents;
     for (const p of ['a.md', 'b.md']) assert.ok(unchanged.get(p, NOTE.length, 1, false));
     assert.equal(saveDocuments(unchanged, store), undefined);
     assert.equal(store.saves, 0, 'nothing changed: nothing written');
-    const next = openDocuments(store);
+    const next = openDocuments(store).documents;
     assert.ok(next.get('a.md', NOTE.length, 1, false));
     assert.equal(saveDocuments(next, store), undefined);
     assert.equal(store.saves, 1);
-    const again = openDocuments(store);
+    const again = openDocuments(store).documents;
     assert.deepEqual([again.size, again.get('b.md', NOTE.length, 1, false)], [1, undefined], 'b.md (not seen) was dropped');
     assert.equal(saveDocuments(next, { load: () => undefined, save: () => { throw new Error('EROFS'); } }), undefined, 'saved already: not written again');
     next.put('c.md', NOTE.length, 1, false, parseDocument('c.md', NOTE, false), NOTE, mayHoldSecret);
@@ -78,7 +78,25 @@ describe('kept documents (sources/kept-documents.ts)', () => {
     assert.deepEqual([restored.knows('b.md', NOTE.length, 1), restored.get('b.md', NOTE.length, 1, false)], [false, undefined], 'a document that is not its path\'s');
     assert.deepEqual([restored.knows('a.md', NOTE.length, 1), restored.size, restored.changed], [false, 0, true], 'a document that does not parse is not known');
     assert.equal(KeptDocuments.restore(good.serialize()).get('a.md', NOTE.length, 1, false)?.title, 'Note');
-    assert.equal(openDocuments({ load: () => { throw new Error('EACCES'); }, save: () => undefined }).size, 0);
+    const unreadable = openDocuments({ load: () => { throw new Error('EACCES'); }, save: () => undefined });
+    assert.deepEqual([unreadable.documents.size, unreadable.documents.changed, unreadable.warning], [0, true, 'the kept parsed documents cannot be read (EACCES): read again']);
+    assert.equal(openDocuments(memoryStore(good.serialize())).warning, undefined);
+  });
+});
+
+describe('a kept cache file (cli/index-store.ts)', () => {
+  it('is not written over its size limit, which it could not load again: the reason names the file and both sizes', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-cache-limit-'));
+    const file = path.join(dir, 'documents');
+    try {
+      const store = cacheFileStore(file, 8);
+      assert.throws(() => store.save(new Uint8Array(9)), { message: `${file}: 9 bytes, over the 8-byte limit of a kept cache file: not kept` });
+      assert.deepEqual(fs.readdirSync(dir), [], 'nothing written, no temporary file left');
+      store.save(new Uint8Array(8));
+      assert.equal(store.load()?.length, 8);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
