@@ -4,7 +4,7 @@ import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind } from '../types';
 import { attrs, escapeContent } from './escape';
 import { replayMessages } from '../session/replay';
-import { safeId } from './safe-id';
+import { safeId } from '../redact/safe-id';
 import { wrapEntry, type WrapEntry } from './wrap-memo';
 
 export { attrs, escapeAttr, escapeContent, escapeXml } from './escape';

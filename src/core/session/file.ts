@@ -5,7 +5,7 @@ import type { Warning } from '../types';
 import * as path from 'node:path';
 import { resolveInWorkspace, type GuardOptions } from '../sources/guard';
 import type { SessionEvent, SessionEventType } from './event';
-import { safeId, SAFE_ID } from '../chain/safe-id';
+import { safeId, SAFE_ID } from '../redact/safe-id';
 import { holdsSecret, redact } from '../redact/apply';
 
 const TYPES: readonly SessionEventType[] = ['user', 'assistant', 'tool_call', 'tool_result'];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { render } from '../../../src/core/chain/render';
-import { safeId } from '../../../src/core/chain/safe-id';
+import { safeId } from '../../../src/core/redact/safe-id';
 import { toAnthropicBody } from '../../../src/core/providers/anthropic-shape';
 import { toOpenAIBody } from '../../../src/core/providers/openai-shape';
 import { parseSession } from '../../../src/core/session/file';

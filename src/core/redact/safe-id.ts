@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { holdsSecret } from '../redact/apply';
+import { holdsSecret } from './apply';
 
 /** What providers accept as a tool name or a tool call id (OpenAI and Anthropic both: `^[a-zA-Z0-9_-]{1,64}$`). */
 export const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
