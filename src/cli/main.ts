@@ -25,7 +25,7 @@ import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
 import { workspaceFolders } from './workspaces';
 import { diskHost, installDiskHost } from '../host/disk';
 import { openIndex, saveIndex } from '../core/relevance/persist';
-import { workspaceDocumentStore, workspaceIndexStore } from './index-store';
+import { OVER_LIMIT, workspaceDocumentStore, workspaceIndexStore } from './index-store';
 import { openDocuments, saveDocuments } from '../core/sources/kept-documents';
 
 // The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
@@ -162,10 +162,11 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   );
   const unsaved = saveIndex(kept.index, store);
   if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
-  // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read. The index's
-  // note above already tells a folder that cannot be written; this one tells the rest (documents over the size limit).
+  // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read, and is told by
+  // the index's note above whenever the index changed. Documents over the size limit of a cache file are told here:
+  // they would otherwise be re-read on every run without a word.
   const unkept = saveDocuments(documents, documentStore);
-  if (unkept && !unsaved) stderr(`ctxctl: note: ${unkept}\n`);
+  if (unkept?.includes(OVER_LIMIT)) stderr(`ctxctl: note: ${unkept}\n`);
   if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   return result;
 }
