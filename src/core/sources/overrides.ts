@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -109,7 +110,17 @@ export function writeOverridesFile(root: string, overrides: Overrides): void {
     return;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ version: 1, include: overrides.include, exclude: overrides.exclude }, null, 2) + '\n');
+  // Written whole beside it, then renamed over it: a reader at the same moment (ctxctl, the editor's file watcher)
+  // sees the old file or the new one, never an empty or half-written one.
+  // An unguessable name (as the offload store's), so no link can be planted there in advance.
+  const tmp = path.join(path.dirname(file), `.overrides-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    fs.writeFileSync(tmp, JSON.stringify({ version: 1, include: overrides.include, exclude: overrides.exclude }, null, 2) + '\n');
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** Set (or with `undefined`, clear) the override of one path: a path is in one list at most. */
