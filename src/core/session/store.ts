@@ -5,9 +5,7 @@ import type { SessionEvent } from './event';
 import { redactDeep } from '../redact/apply';
 import { appendSessionEvents, readSessionChecked, writableStoreFile } from './file';
 import type { SessionStoreRef } from './report';
-import { InputError } from '../errors';
-import { resolveInWorkspace } from '../sources/guard';
-import { appendSummaryRecord, readSummaryStore, summaryStorePath, type SummaryRecord } from './summary-store';
+import { appendSummaryRecord, readGuardedSummaryStore, summaryStorePath, type SummaryRecord } from './summary-store';
 
 /**
  * Where a session is kept: the JSON-lines events and, beside them, the summary records. The chain only reads
@@ -69,10 +67,7 @@ export function editorStore(root: string, storageDir: string): SessionStore {
   const ensure = () => {
     if (exists()) return;
     const events = readSessionChecked(seed.file, SESSION_FILE, SESSION_FILE, { root }).events;
-    const summaries = displayPath(root, seed.summariesFile);
-    const d = resolveInWorkspace(seed.summariesFile, { root, expect: 'any', mayBeMissing: true, refuseSecrets: false });
-    if (!d.ok && d.kind !== 'special') throw new InputError(d.why, summaries);
-    const records = readSummaryStore(seed.summariesFile, summaries).records.map((r) => redactDeep(r));
+    const records = readGuardedSummaryStore(root, seed.summariesFile).records.map((r) => redactDeep(r));
     fs.mkdirSync(storageDir, { recursive: true });
     if (records.length > 0) fs.writeFileSync(summaryStorePath(file), records.map((r) => JSON.stringify(r) + '\n').join(''));
     fs.writeFileSync(file, '');

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { InputError } from '../errors';
 import { writableStoreFile } from './file';
 import { resolveInWorkspace } from '../sources/guard';
+import { displayPath } from '../sources/task-file';
 import type { SessionEvent, Warning } from '../types';
 import { checkSchema, type SessionSummary } from './schema';
 
@@ -146,10 +147,16 @@ export function readSummaryStore(file: string, label: string): { records: Summar
 /** The summaries stored beside a workspace's session (or the given session file), for `assemble`'s `summaries`. */
 export function workspaceSummaries(root: string, sessionFile?: string): { records: SummaryRecord[]; warnings: Warning[] } {
   const store = summaryStorePath(sessionFile ? path.resolve(sessionFile) : path.join(root, '.context', 'session.jsonl'));
-  const rel = path.relative(root, store);
-  const label = rel.startsWith('..') || path.isAbsolute(rel) ? store : rel.split(path.sep).join('/');
-  // Through the workspace guard: the workspace's own store (`.context` linked elsewhere) may not lead outside it.
-  const d = resolveInWorkspace(store, { root, outsideAsNamed: Boolean(sessionFile), expect: 'any', mayBeMissing: true, refuseSecrets: false });
+  return readGuardedSummaryStore(root, store, Boolean(sessionFile));
+}
+
+/**
+ * A summary store read through the workspace guard: the workspace's own store (`.context` linked elsewhere) may not
+ * lead outside it; a store the user named (`outsideAsNamed`) may. A FIFO or device is reported, never opened.
+ */
+export function readGuardedSummaryStore(root: string, store: string, outsideAsNamed = false): { records: SummaryRecord[]; warnings: Warning[] } {
+  const label = displayPath(root, store);
+  const d = resolveInWorkspace(store, { root, outsideAsNamed, expect: 'any', mayBeMissing: true, refuseSecrets: false });
   if (!d.ok && d.kind !== 'special') throw new InputError(d.why, label);
   return readSummaryStore(store, label);
 }
