@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import type { CallRecord } from './record';
+import { writeWhole } from '../write-whole';
 
 /**
  * The gateway's records: one JSON file per call in `<workspace>/.context/gateway/`, git-ignored, the newest
@@ -33,9 +33,7 @@ export function recordName(record: Pick<CallRecord, 'at' | 'api'>, seq: number):
 export function writeCallRecord(dir: string, record: CallRecord, seq: number, keep = DEFAULT_KEEP_CALLS): string {
   ensureRecordsDir(dir);
   const file = path.join(dir, recordName(record, seq));
-  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(tmp, JSON.stringify(record, null, 1) + '\n');
-  fs.renameSync(tmp, file);
+  writeWhole(file, JSON.stringify(record, null, 1) + '\n');
   const names = recordFiles(dir);
   for (const old of names.slice(0, Math.max(0, names.length - keep))) fs.rmSync(path.join(dir, old), { force: true });
   return file;

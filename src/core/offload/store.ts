@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { host, hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { InputError } from '../errors';
 import { storable, type Storable } from './redacted';
+import { tmpName, writeWhole } from '../write-whole';
 
 /**
  * The offload store: a folder that holds oversized tool results whole, so the context can carry a
@@ -87,9 +88,7 @@ export function readStoreRecord(dir: string): StoreRecord | undefined {
 }
 
 function writeRecordFile(dir: string, record: StoreRecord): void {
-  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n');
-  fs.renameSync(tmp, path.join(dir, STORE_MARKER));
+  writeWhole(path.join(dir, STORE_MARKER), JSON.stringify(record, null, 2) + '\n');
 }
 
 /**
@@ -162,10 +161,8 @@ function putPayload(dir: string, name: string, given: Payload, extension: string
     fs.utimesSync(abs, when, when);
     return { abs, bytes, written: false };
   }
-  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
-  if ('text' in payload) fs.writeFileSync(tmp, payload.text);
-  else fs.copyFileSync(payload.file, tmp);
-  fs.renameSync(tmp, abs);
+  const source = payload;
+  writeWhole(abs, 'text' in source ? source.text : (tmp) => fs.copyFileSync(source.file, tmp));
   fs.utimesSync(abs, when, when);
   return { abs, bytes, written: true };
 }
@@ -173,7 +170,7 @@ function putPayload(dir: string, name: string, given: Payload, extension: string
 /** A redacted file's lines, written to a temporary file while hashed, then named by that hash. */
 function putLines(dir: string, name: string, payload: Extract<Storable, { lines: unknown }>, ext: string, when: Date): Stored {
   const hash = createHash('sha256');
-  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
+  const tmp = tmpName(dir);
   let bytes = 0;
   fs.writeFileSync(tmp, '');
   let chunk: string[] = [];

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { hostFs as fs } from '../host';
 import * as path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -7,6 +6,7 @@ import { replaceFix } from '../quick-fix';
 import type { Warning } from '../types';
 import { checkInputFile, fsReason } from './scan';
 import { resolveInWorkspace } from './guard';
+import { writeWhole } from '../write-whole';
 
 /**
  * The user's overrides for one workspace, shared by the editor and `ctxctl` through `.context/overrides.json`:
@@ -110,17 +110,10 @@ export function writeOverridesFile(root: string, overrides: Overrides): void {
     return;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Written whole beside it, then renamed over it: a reader at the same moment (ctxctl, the editor's file watcher)
-  // sees the old file or the new one, never an empty or half-written one.
-  // An unguessable name (as the offload store's), so no link can be planted there in advance.
-  const tmp = path.join(path.dirname(file), `.overrides-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    fs.writeFileSync(tmp, JSON.stringify({ version: 1, include: overrides.include, exclude: overrides.exclude }, null, 2) + '\n');
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  // Written whole, then renamed over it: a reader at the same moment (ctxctl, the editor's file watcher) sees the
+  // old file or the new one, never an empty or half-written one.
+  const text = JSON.stringify({ version: 1, include: overrides.include, exclude: overrides.exclude }, null, 2) + '\n';
+  writeWhole(file, text, (id) => `.overrides-${id}.tmp`);
 }
 
 /** Set (or with `undefined`, clear) the override of one path: a path is in one list at most. */
