@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { InputError } from '../core/errors';
+import { InputError, OverLimit } from '../core/errors';
 import type { IndexStore } from '../core/relevance/persist';
 import type { DocumentStore } from '../core/sources/kept-documents';
 import { readRegularBytes } from './read-bounded';
@@ -22,8 +22,6 @@ import { readRegularBytes } from './read-bounded';
 
 /** 100 000 short notes take about 25 MB; anything far larger is not ours. */
 export const MAX_INDEX_BYTES = 1 << 30;
-/** The end of the reason a cache file over MAX_INDEX_BYTES was not written. */
-export const OVER_LIMIT = 'limit of a kept cache file: not kept';
 
 export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CTXCTL_CACHE_DIR) return path.resolve(env.CTXCTL_CACHE_DIR);
@@ -69,7 +67,7 @@ export function cacheFileStore(file: string, limit: number): IndexStore & Docume
     },
     save: (bytes) => {
       // What could not be loaded again is not written: it would cost every next run a rebuild, untold.
-      if (bytes.length > limit) throw new Error(`${file}: ${bytes.length} bytes, over the ${limit}-byte ${OVER_LIMIT}`);
+      if (bytes.length > limit) throw new OverLimit(`${file}: ${bytes.length} bytes, over the ${limit}-byte limit of a kept cache file: not kept`);
       const tmp = `${file}.${process.pid}.tmp`;
       try {
         fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

@@ -25,7 +25,7 @@ import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
 import { workspaceFolders } from './workspaces';
 import { diskHost, installDiskHost } from '../host/disk';
 import { openIndex, saveIndex } from '../core/relevance/persist';
-import { OVER_LIMIT, workspaceDocumentStore, workspaceIndexStore } from './index-store';
+import { workspaceDocumentStore, workspaceIndexStore } from './index-store';
 import { openDocuments, saveDocuments } from '../core/sources/kept-documents';
 
 // The engines of this bundle take their host; code it calls outside an engine reaches the default one: the disk.
@@ -166,7 +166,7 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   // the index's note above whenever the index changed. Documents over the size limit of a cache file are told here:
   // they would otherwise be re-read on every run without a word.
   const unkept = saveDocuments(documents, documentStore);
-  if (unkept?.includes(OVER_LIMIT)) stderr(`ctxctl: note: ${unkept}\n`);
+  if (unkept?.overLimit) stderr(`ctxctl: note: ${unkept.message}\n`);
   if (out) writeRecord(out, { request: result.serialized, manifest: result.manifest, trace: result.trace });
   return result;
 }

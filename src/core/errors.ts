@@ -62,6 +62,14 @@ export class ContextBudgetExceeded extends Error {
   }
 }
 
+/** A kept cache file's bytes are over the size it could load again: nothing was written (a store's `save` throws it). */
+export class OverLimit extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OverLimit';
+  }
+}
+
 /** Levenshtein distance, for "did you mean" suggestions. */
 export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);

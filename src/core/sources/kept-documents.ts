@@ -1,5 +1,6 @@
 import { HINT } from '../redact/rules';
 import type { DocumentFile } from './documents';
+import { OverLimit } from '../errors';
 
 /**
  * Parsed documents kept between runs, by file version: a document whose path, size, mtime and decision folder are
@@ -11,7 +12,10 @@ import type { DocumentFile } from './documents';
  * ever written to the cache. What was not seen in a run (a deleted file) is not saved again.
  */
 
-/** Where the kept documents live between runs: `load` gives the saved bytes (undefined: none), `save` replaces them. */
+/**
+ * Where the kept documents live between runs: `load` gives the saved bytes (undefined: none), `save` replaces them
+ * (throwing OverLimit, and writing nothing, when they are more than the store could load again).
+ */
 export interface DocumentStore {
   load(): Uint8Array | undefined;
   save(bytes: Uint8Array): void;
@@ -201,8 +205,14 @@ export function openDocuments(store: DocumentStore): { documents: KeptDocuments;
   }
 }
 
-/** Save the kept documents when they changed; the reason they could not be saved, if they could not. */
-export function saveDocuments(kept: KeptDocuments, store: DocumentStore): string | undefined {
+/** Why the kept documents were not saved: over the size a cache file may hold (`overLimit`), or the write failed. */
+export interface Unsaved {
+  message: string;
+  overLimit: boolean;
+}
+
+/** Save the kept documents when they changed; why they could not be saved, if they could not. */
+export function saveDocuments(kept: KeptDocuments, store: DocumentStore): Unsaved | undefined {
   if (!kept.changed && !kept.stale) return undefined;
   try {
     store.save(kept.serialize());
@@ -210,6 +220,6 @@ export function saveDocuments(kept: KeptDocuments, store: DocumentStore): string
     kept.dropUnseen();
     return undefined;
   } catch (e) {
-    return `the parsed documents could not be kept for the next run (${(e as Error).message})`;
+    return { message: `the parsed documents could not be kept for the next run (${(e as Error).message})`, overLimit: e instanceof OverLimit };
   }
 }

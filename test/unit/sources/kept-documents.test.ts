@@ -7,6 +7,7 @@ import { run } from '../../../src/cli/main';
 import { cacheFileStore, documentsFile } from '../../../src/cli/index-store';
 import { parseDocument } from '../../../src/core/sources/documents';
 import { KEPT_FORMAT, KeptDocuments, mayHoldSecret, openDocuments, saveDocuments, utf8Length, type DocumentStore } from '../../../src/core/sources/kept-documents';
+import { OverLimit } from '../../../src/core/errors';
 
 const ADR = '---\nstatus: accepted\ndate: 2024-05-01\ntags: [payments]\n---\n# ADR-0003: Retry budget\n\n## Status\n\nAccepted\n\nSupersedes ADR-0001\n\n## Decision\n\nRetries are capped at 3.\n';
 const NOTE = '# Note\n\nThe ledger export came up.\n';
@@ -61,7 +62,8 @@ describe('kept documents (sources/kept-documents.ts)', () => {
     assert.deepEqual([again.size, again.get('b.md', NOTE.length, 1, false)], [1, undefined], 'b.md (not seen) was dropped');
     assert.equal(saveDocuments(next, { load: () => undefined, save: () => { throw new Error('EROFS'); } }), undefined, 'saved already: not written again');
     next.put('c.md', NOTE.length, 1, false, parseDocument('c.md', NOTE, false), NOTE, mayHoldSecret);
-    assert.equal(saveDocuments(next, { load: () => undefined, save: () => { throw new Error('EROFS'); } }), 'the parsed documents could not be kept for the next run (EROFS)');
+    assert.deepEqual(saveDocuments(next, { load: () => undefined, save: () => { throw new Error('EROFS'); } }), { message: 'the parsed documents could not be kept for the next run (EROFS)', overLimit: false });
+    assert.deepEqual(saveDocuments(next, { load: () => undefined, save: () => { throw new OverLimit('f: 9 bytes, over the 8-byte limit of a kept cache file: not kept'); } }), { message: 'the parsed documents could not be kept for the next run (f: 9 bytes, over the 8-byte limit of a kept cache file: not kept)', overLimit: true });
   });
 
   it('reads bytes of another format, or none that parse, as no kept document', () => {
@@ -90,7 +92,7 @@ describe('a kept cache file (cli/index-store.ts)', () => {
     const file = path.join(dir, 'documents');
     try {
       const store = cacheFileStore(file, 8);
-      assert.throws(() => store.save(new Uint8Array(9)), { message: `${file}: 9 bytes, over the 8-byte limit of a kept cache file: not kept` });
+      assert.throws(() => store.save(new Uint8Array(9)), { name: 'OverLimit', message: `${file}: 9 bytes, over the 8-byte limit of a kept cache file: not kept` });
       assert.deepEqual(fs.readdirSync(dir), [], 'nothing written, no temporary file left');
       store.save(new Uint8Array(8));
       assert.equal(store.load()?.length, 8);
