@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { Warning } from '../types';
 import { readFrontMatter, valueText } from './documents';
 import { firstHeading, stringList } from './frontmatter';
+import { globMatcher } from './globs';
 
 /**
  * The instruction files people already keep for coding agents, each with its own semantics, mapped to one of:
@@ -35,13 +36,15 @@ export interface InstructionFile {
   rule: string;
 }
 
-const FAMILIES: [InstructionFamily, picomatch.Matcher][] = [
-  ['agents_md', picomatch('**/AGENTS.md', { dot: true })],
-  ['claude_md', picomatch(['**/CLAUDE.md', '**/CLAUDE.local.md'], { dot: true })],
-  ['copilot', picomatch(['.github/copilot-instructions.md', '.github/instructions/**/*.instructions.md'], { dot: true })],
-  ['cursor', picomatch(['**/.cursor/rules/**/*.{mdc,md}', '.cursorrules'], { dot: true })],
-  ['cline', picomatch(['.clinerules', '.clinerules/**/*.{md,txt}'], { dot: true })],
-];
+/** Each family's files, in the order they are tried. */
+export const INSTRUCTION_GLOBS: Record<InstructionFamily, string[]> = {
+  agents_md: ['**/AGENTS.md'],
+  claude_md: ['**/CLAUDE.md', '**/CLAUDE.local.md'],
+  copilot: ['.github/copilot-instructions.md', '.github/instructions/**/*.instructions.md'],
+  cursor: ['**/.cursor/rules/**/*.{mdc,md}', '.cursorrules'],
+  cline: ['.clinerules', '.clinerules/**/*.{md,txt}'],
+};
+const FAMILIES = (Object.entries(INSTRUCTION_GLOBS) as [InstructionFamily, string[]][]).map(([family, globs]) => [family, globMatcher(globs, { dot: true })] as const);
 
 const FAMILY_ORDER: InstructionFamily[] = FAMILIES.map(([f]) => f);
 const MODE_ORDER: InstructionMode[] = ['mandatory', 'conditional', 'disclosed'];

@@ -45,7 +45,7 @@ function repoPaths(): string[] {
   return out;
 }
 
-describe('isSecretPath: the name pre-check before the glob set', () => {
+describe('isSecretPath: the glob set through globMatcher and its pre-check', () => {
   it('answers as the glob set alone on every pattern, in every case, depth and separator', () => {
     const all = samples();
     const differ = all.filter((p) => isSecretPath(p) !== reference(p));
