@@ -22,12 +22,9 @@ export const documentCacheStats = { hits: 0, misses: 0 };
 /** The parsed document of this version of the file (`root`, path, size, mtime, decision folder or not), else `parse()`. */
 export function cachedDocument(root: string, file: DocumentStamp, isDecision: boolean, parse: () => DocumentFile): DocumentFile {
   if (file.mtimeMs === undefined) return parse();
-  const key = [root, file.path, file.size, file.mtimeMs, isDecision].join('\u0000');
-  const hit = recent(cache, key);
-  if (hit) {
-    documentCacheStats.hits++;
-    return copyOf(hit);
-  }
+  const hit = knownDocument(root, file, isDecision);
+  if (hit) return hit;
+  const key = keyOf(root, file, isDecision);
   documentCacheStats.misses++;
   const doc = parse();
   cache.set(key, copyOf(doc));
@@ -35,6 +32,24 @@ export function cachedDocument(root: string, file: DocumentStamp, isDecision: bo
   // a cold preview).
   keepWithin(cache, DOCUMENT_CACHE_ENTRIES);
   return doc;
+}
+
+/** The parsed document of this version of the file when it is cached (a copy), without reading or parsing anything. */
+export function knownDocument(root: string, file: DocumentStamp, isDecision: boolean): DocumentFile | undefined {
+  if (file.mtimeMs === undefined) return undefined;
+  const hit = recent(cache, keyOf(root, file, isDecision));
+  if (!hit) return undefined;
+  documentCacheStats.hits++;
+  return copyOf(hit);
+}
+
+/** True when this version of the file is cached as a document, in or out of a decision folder: it was text. */
+export function knowsDocument(root: string, file: DocumentStamp): boolean {
+  return file.mtimeMs !== undefined && (cache.has(keyOf(root, file, false)) || cache.has(keyOf(root, file, true)));
+}
+
+function keyOf(root: string, file: DocumentStamp, isDecision: boolean): string {
+  return [root, file.path, file.size, file.mtimeMs, isDecision].join('\u0000');
 }
 
 /**

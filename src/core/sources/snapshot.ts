@@ -6,7 +6,7 @@ import { defaultPolicy, parsePolicy, type Policy } from '../policy';
 import type { SessionEvent, Warning } from '../types';
 import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
-import { cachedDocument } from './document-cache';
+import { cachedDocument, knownDocument, knowsDocument } from './document-cache';
 import { globMatcher } from './globs';
 import { mayHoldSecret, type KeptDocuments } from './kept-documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
@@ -167,7 +167,14 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const isDocument = (p: string) => p !== task.source && p !== sessionRel && !p.startsWith('.context/') && !instructionFamily(p) && !streamable(p) && DOCUMENT_EXTENSIONS.test(p);
   const readWhole = options.reader && !options.reader.disk ? undefined : (p: string, size: number) => size <= maxTextBytes && isDocument(p);
   const kept = options.reader && !options.reader.disk ? undefined : options.kept;
-  const knownText = kept && ((p: string, size: number, mtimeMs: number) => size <= maxTextBytes && isDocument(p) && kept.knows(p, size, mtimeMs));
+  // A version of a document kept (the CLI's kept documents) or parsed earlier in this process (the document cache: the
+  // editor, a re-assembly) is text: the scan neither reads nor sniffs it, and the loop below does not read it.
+  const onDisk = !options.reader || options.reader.disk === true;
+  const knownText = !onDisk
+    ? undefined
+    : kept
+      ? (p: string, size: number, mtimeMs: number) => size <= maxTextBytes && isDocument(p) && kept.knows(p, size, mtimeMs)
+      : (p: string, size: number, mtimeMs: number) => size <= maxTextBytes && isDocument(p) && knowsDocument(root, { path: p, size, mtimeMs });
   const scanned = scanWorkspace(root, { exclude: policy.exclude, maxFileBytes: policy.max_file_bytes, streamable, readWhole, knownText });
   // A file the editor holds unsaved is the buffer's version: the caches below (documents, relevance) key it by the
   // buffer's size and time, never by the disk's, which would give back the parse of the text on disk.
@@ -249,7 +256,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
         warnings.push(...(doc.warnings ?? []));
         snapshot.documents.push(doc);
       };
-      const known = kept && file.size <= maxTextBytes ? kept.get(p, file.size, file.mtimeMs, isDecision) : undefined;
+      const known = file.size > maxTextBytes || !onDisk ? undefined : kept ? kept.get(p, file.size, file.mtimeMs, isDecision) : knownDocument(root, file, isDecision);
       if (known) use(known);
       else {
         tryRead(file, (text) => {

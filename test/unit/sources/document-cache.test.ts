@@ -6,6 +6,16 @@ import { cachedDocument, clearDocumentCache, DOCUMENT_CACHE_ENTRIES, documentCac
 import { parseDocument } from '../../../src/core/sources/documents';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
 import { tempDir } from '../offload/results';
+import { withHost, type Host } from '../../../src/core/host';
+import { diskHost } from '../../../src/host/disk';
+
+/** The disk host, with the files it reads (whole or by descriptor) listed by name. */
+function countingHost(): { host: Host; reads: string[] } {
+  const reads: string[] = [];
+  const fs0 = diskHost.fs;
+  const host: Host = { ...diskHost, fs: { ...fs0, readFileSync: ((p: string, ...rest: unknown[]) => (reads.push(path.basename(String(p))), (fs0.readFileSync as (...a: unknown[]) => unknown)(p, ...rest))) as Host['fs']['readFileSync'], openSync: ((p: string, ...rest: unknown[]) => (reads.push(path.basename(String(p))), (fs0.openSync as (...a: unknown[]) => unknown)(p, ...rest))) as Host['fs']['openSync'] } };
+  return { host, reads };
+}
 
 const doc = (title: string) => `---\ntitle: ${title}\ncomponent: payments\n---\n# Heading\n\nThe payment service retries the ledger call.\n`;
 
@@ -25,6 +35,28 @@ describe('parsed documents cached by path, size and mtime (sources/document-cach
     assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [2, 2]);
     assert.deepEqual(second.documents, firstDocs);
     assert.deepEqual(second.documents.map((d) => d.title).sort(), ['Alpha', 'Bravo']);
+  });
+
+  it('a second snapshot in the same process does not read its unchanged documents again; a changed one it reads and parses', () => {
+    clearDocumentCache();
+    const root = tempDir('doc-cache');
+    fs.mkdirSync(path.join(root, 'docs'));
+    fs.writeFileSync(path.join(root, 'docs', 'a.md'), doc('Alpha'));
+    fs.writeFileSync(path.join(root, 'docs', 'b.md'), doc('Bravo'));
+    const opts = { root, task: 'Why does the ledger call fail?', changes: false as const };
+    const first = countingHost();
+    const before = withHost(first.host, () => loadSnapshot(opts));
+    assert.deepEqual(first.reads.filter((r) => r.endsWith('.md')).sort(), ['a.md', 'b.md']);
+    const second = countingHost();
+    const again = withHost(second.host, () => loadSnapshot(opts));
+    assert.deepEqual(second.reads.filter((r) => r.endsWith('.md')), [], 'known versions are neither read nor sniffed');
+    assert.deepEqual(again.documents, before.documents);
+    fs.writeFileSync(path.join(root, 'docs', 'b.md'), doc('Bravo, edited'));
+    const third = countingHost();
+    const edited = withHost(third.host, () => loadSnapshot(opts));
+    assert.deepEqual(third.reads.filter((r) => r.endsWith('.md')), ['b.md']);
+    assert.deepEqual(edited.documents.map((d) => d.title).sort(), ['Alpha', 'Bravo, edited']);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [3, 3]);
   });
 
   it('a document whose size or mtime changed is parsed again', () => {
