@@ -211,7 +211,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
     encoding: tokenizer.encoding,
     approximate: options.tokenizer ? false : choice.approximate,
     shape,
-    bytes: Buffer.byteLength(serialized),
+    bytes: counter.bytesOf(sent) ?? Buffer.byteLength(serialized),
     now: options.now ?? clockOf(host()),
     requestRedactions: neutral.redactions,
     toolResultsCap: effectiveCap,

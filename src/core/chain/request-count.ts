@@ -37,6 +37,11 @@ class TwoAssemblies<V> {
     return v;
   }
 
+  /** The value of `key` in this assembly or the one before, without making one. */
+  peek(key: string): V | undefined {
+    return this.current.get(key) ?? this.previous.get(key);
+  }
+
   /** A new assembly: what the one before last had and this one has not is forgotten. */
   rotate(): void {
     this.previous = this.current;
@@ -84,13 +89,21 @@ export const SPLICE_MIN = 64 * 1024;
  * Anything unexpected (another shape, a marker not found exactly once) serializes the plain way.
  */
 export function serialize(neutral: NeutralRequest, shape: WireShape, stream: boolean): string {
-  if (shape !== 'openai') return serializeRequest(neutral, shape, stream);
+  return serializeSegments(neutral, shape, stream)?.join('') ?? serializeRequest(neutral, shape, stream);
+}
+
+/**
+ * `serialize`'s bytes as the pieces they are joined from (the envelope around each spliced message, and its escaped
+ * parts), when a message is spliced; undefined when the request serializes the plain way.
+ */
+export function serializeSegments(neutral: NeutralRequest, shape: WireShape, stream: boolean): string[] | undefined {
+  if (shape !== 'openai') return undefined;
   const spliced = new Map<number, readonly string[]>();
   neutral.messages.forEach((m, i) => {
     const parts = CONTENT_PARTS.get(m);
     if (parts && m.content.length >= SPLICE_MIN && parts.every(whole)) spliced.set(i, parts);
   });
-  if (spliced.size === 0) return serializeRequest(neutral, shape, stream);
+  if (spliced.size === 0) return undefined;
   const marker = (i: number) => `\u0000ctxctl-part-${i}\u0000`;
   const marked = { ...neutral, messages: neutral.messages.map((m, i) => (spliced.has(i) ? { ...m, content: marker(i) } : m)) };
   const text = serializeRequest(marked, shape, stream);
@@ -99,14 +112,14 @@ export function serialize(neutral: NeutralRequest, shape: WireShape, stream: boo
   for (const [i, parts] of spliced) {
     const quoted = JSON.stringify(marker(i));
     const where = text.indexOf(quoted);
-    if (where < at || where !== text.lastIndexOf(quoted)) return serializeRequest(neutral, shape, stream);
+    if (where < at || where !== text.lastIndexOf(quoted)) return undefined;
     out.push(text.slice(at, where), '"');
     for (const p of parts) out.push(escapes.escaped(p));
     out.push('"');
     at = where + quoted.length;
   }
   out.push(text.slice(at));
-  return out.join('');
+  return out;
 }
 
 /** Whether a part begins and ends on whole characters (no half of a surrogate pair at either end). */
@@ -142,6 +155,82 @@ export function pieces(text: string): string[] {
   return out;
 }
 
+/**
+ * What counting a text joined from segments needs of one segment, cut alone at its own letter-then-`<` boundaries:
+ * its first and last pieces (which may join the segments around it), the sum of the pieces between, whether it starts
+ * with `<` and ends with a letter (a boundary at its start or end then), and its UTF-8 length.
+ */
+interface Segment {
+  head: string;
+  headCount?: number;
+  /** undefined when the segment holds no boundary of its own: it is one piece with its neighbours. */
+  tail?: string;
+  middle: number;
+  startsLt: boolean;
+  endsLetter: boolean;
+  bytes: number;
+}
+
+class SegmentMemo extends TwoAssemblies<Segment> {}
+const SEGMENT_MEMOS = new WeakMap<Tokenizer, SegmentMemo>();
+
+/**
+ * The exact tokens of `segments.join('')`, as countIncrementally counts it, without joining or cutting the whole: the
+ * pieces of the joined text are each segment's own pieces, but at a junction, where the last piece of one and the first
+ * of the next are one piece unless the next starts with `<` after a letter. A segment seen in this assembly or the one
+ * before (a block's escaped text: the same string) is summed from its summary; only the pieces at junctions are looked
+ * up anew. Segments must begin and end on whole characters.
+ */
+export function countSegments(tokenizer: Tokenizer, segments: readonly string[]): number {
+  if (!(tokenizer instanceof TiktokenCounter)) return tokenizer.count(segments.join(''));
+  const memo = pieceMemo(tokenizer);
+  const summaries = segmentMemo(tokenizer);
+  const summarize = (seg: string): Segment => {
+    const ps = pieces(seg);
+    let middle = 0;
+    for (let i = 1; i < ps.length - 1; i++) middle += memo.count(ps[i]);
+    return { head: ps[0], tail: ps.length > 1 ? ps[ps.length - 1] : undefined, middle, startsLt: seg.charCodeAt(0) === 0x3c, endsLetter: letterBefore(seg, seg.length), bytes: Buffer.byteLength(seg) };
+  };
+  let total = 0;
+  let pending = '';
+  let afterLetter = false;
+  for (const seg of segments) {
+    if (seg.length === 0) continue;
+    const s = summaries.get(seg, summarize);
+    const boundary = s.startsLt && afterLetter;
+    if (s.tail === undefined) {
+      if (boundary) {
+        total += memo.count(pending);
+        pending = seg;
+      } else pending += seg;
+    } else {
+      if (boundary || pending === '') {
+        if (pending !== '') total += memo.count(pending);
+        total += s.headCount ??= memo.count(s.head);
+      } else total += memo.count(pending + s.head);
+      total += s.middle;
+      pending = s.tail;
+    }
+    afterLetter = s.endsLetter;
+  }
+  if (pending !== '') total += memo.count(pending);
+  return total;
+}
+
+/** The UTF-8 length of `segments.join('')`, each segment's from its summary when it has one. */
+function segmentBytes(tokenizer: Tokenizer, segments: readonly string[]): number {
+  const summaries = tokenizer instanceof TiktokenCounter ? segmentMemo(tokenizer) : undefined;
+  let n = 0;
+  for (const seg of segments) n += summaries?.peek(seg)?.bytes ?? Buffer.byteLength(seg);
+  return n;
+}
+
+function segmentMemo(tokenizer: Tokenizer): SegmentMemo {
+  let memo = SEGMENT_MEMOS.get(tokenizer);
+  if (!memo) SEGMENT_MEMOS.set(tokenizer, (memo = new SegmentMemo()));
+  return memo;
+}
+
 /** True when the code point that ends just before `i` is a letter (\p{L}). */
 function letterBefore(text: string, i: number): boolean {
   const c = text.charCodeAt(i - 1);
@@ -169,7 +258,10 @@ export class RequestCounter {
     private readonly stream: boolean,
     private readonly cacheKey?: string,
   ) {
-    if (tokenizer instanceof TiktokenCounter) pieceMemo(tokenizer).rotate();
+    if (tokenizer instanceof TiktokenCounter) {
+      pieceMemo(tokenizer).rotate();
+      segmentMemo(tokenizer).rotate();
+    }
     escapes.rotate();
   }
 
@@ -177,21 +269,37 @@ export class RequestCounter {
    * The last request rendered, serialized and counted: enforce counts the blocks it keeps, then the chain renders
    * and counts those very blocks again for the request sent (a 531k-token request was rendered and counted twice).
    */
-  private last?: { blocks: readonly Block[]; neutral: NeutralRequest; serialized?: string; tokens?: number };
+  private last?: { blocks: readonly Block[]; neutral: NeutralRequest; serialized?: string; segments?: readonly string[]; tokens?: number };
 
   /** The exact tokens of the request these blocks make. */
   count(blocks: Block[]): number {
     const known = this.sameAsLast(blocks) ? this.last?.tokens : undefined;
     if (known !== undefined) return known;
     const neutral = this.render(blocks);
-    const serialized = serialize(neutral, this.shape, this.stream);
+    const segments = serializeSegments(neutral, this.shape, this.stream);
+    // A spliced request is counted from its segments, and joined only when its bytes are asked for (serializedOf).
+    if (segments && segments.every(whole)) {
+      const tokens = countSegments(this.tokenizer, segments);
+      if (this.last) Object.assign(this.last, { serialized: undefined, segments, tokens });
+      return tokens;
+    }
+    const serialized = segments?.join('') ?? serializeRequest(neutral, this.shape, this.stream);
     if (this.last) this.last.serialized = serialized;
     return this.countSerialized(serialized);
   }
 
   /** The serialized request of these blocks when it is the last one counted (the same objects, in the same order). */
   serializedOf(blocks: Block[]): string | undefined {
-    return this.sameAsLast(blocks) ? this.last?.serialized : undefined;
+    if (!this.sameAsLast(blocks) || !this.last) return undefined;
+    this.last.serialized ??= this.last.segments?.join('');
+    return this.last.serialized;
+  }
+
+  /** The UTF-8 length of the serialized request of these blocks when it is the last one counted. */
+  bytesOf(blocks: Block[]): number | undefined {
+    if (!this.sameAsLast(blocks) || !this.last) return undefined;
+    if (this.last.segments) return segmentBytes(this.tokenizer, this.last.segments);
+    return this.last.serialized === undefined ? undefined : Buffer.byteLength(this.last.serialized);
   }
 
   private sameAsLast(blocks: Block[]): boolean {
@@ -203,7 +311,7 @@ export class RequestCounter {
     const last = this.last;
     if (last?.serialized === serialized && last.tokens !== undefined) return last.tokens;
     const tokens = countIncrementally(this.tokenizer, serialized);
-    if (last) Object.assign(last, { serialized, tokens });
+    if (last) Object.assign(last, { serialized, segments: undefined, tokens });
     return tokens;
   }
 
