@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assemble } from '../../../src/core/chain/assemble';
-import { countIncrementally, pieces, RequestCounter } from '../../../src/core/chain/request-count';
+import { countIncrementally, countSegments, pieces, RequestCounter, serialize, serializeSegments } from '../../../src/core/chain/request-count';
 import { render } from '../../../src/core/chain/render';
 import { serializeRequest } from '../../../src/core/providers/shape';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
@@ -74,6 +74,40 @@ describe('counting the request incrementally (chain/request-count.ts)', () => {
     assert.ok(spy.fresh[0].includes('beta text') && spy.fresh[0].endsWith('one more line\\n'), spy.fresh[0].slice(-40));
     assert.equal(second, new TiktokenCounter('o200k_base').count(request(edited)));
     assert.ok(second > first);
+  });
+
+  it('counts text joined from segments as the joined text, whatever the junctions (fast-check)', () => {
+    // Segments as the splice makes them: whole characters, some starting with `<`, some ending with a letter, some empty
+    // or with no boundary of their own, repeated (a block's escaped text seen again).
+    const unit = fc.constantFrom('<', '<d', 'a', 'Z', '1', ' ', '>', 'é', '中', '𝒜', '😀', '\\n', '"', 'ok ', '</document>');
+    const segment = fc.array(unit, { maxLength: 12 }).map((xs) => xs.join(''));
+    const counter = fresh();
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 14 }), fc.array(fc.nat(13), { maxLength: 6 }), (segs, repeats) => {
+        const all = [...segs, ...repeats.filter((r) => r < segs.length).map((r) => segs[r])];
+        assert.equal(countSegments(counter, all), countIncrementally(counter, all.join('')), JSON.stringify(all));
+        assert.equal(countSegments(counter, all), fresh().count(all.join('')));
+      }),
+      { numRuns: 1500, seed: 30 },
+    );
+  });
+
+  it('counts a large request from its segments: the same tokens and bytes as the joined request, in both encodings', () => {
+    const big = (i: number) => block('document', `docs/d${i}.md`, `# D${i}\n\n${'The ledger retry backs off. <b>bold</b> é中😀\n'.repeat(400)}`);
+    const blocks = [block('system_instructions', 'builtin:system', 'You are a coding agent.'), ...[1, 2, 3, 4].map(big), block('current_task', 'task', 'Why does the ledger <retry> fail?')];
+    const neutral = render(blocks, 'gpt-4o', 1000);
+    const segments = serializeSegments(neutral, 'openai', false);
+    assert.ok(segments && segments.length > 8, 'the user message is spliced');
+    assert.equal(segments.join(''), serialize(neutral, 'openai', false));
+    assert.equal(segments.join(''), serializeRequest(neutral, 'openai', false));
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const counter = new RequestCounter(new TiktokenCounter(encoding), 'gpt-4o', 1000, 'openai', false);
+      const text = serializeRequest(neutral, 'openai', false);
+      assert.equal(counter.count(blocks), new TiktokenCounter(encoding).count(text), encoding);
+      assert.equal(counter.bytesOf(blocks), Buffer.byteLength(text));
+      assert.equal(counter.serializedOf(blocks), text);
+      assert.equal(counter.countSerialized(text), new TiktokenCounter(encoding).count(text));
+    }
   });
 
   it('equals a full recount on random requests (fast-check)', () => {
