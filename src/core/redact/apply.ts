@@ -42,7 +42,11 @@ function indexed(rule: SecretRule): RegExp {
 
 function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
   const hits: Hit[] = [];
+  // Each rule's pattern runs only on a text holding one of its hints (in lower case): most texts the pre-check lets
+  // through hold a word like `key` or `token` and none of the vendor prefixes.
+  const lower = text.toLowerCase();
   for (const rule of rules) {
+    if (!rule.hint.some((h) => lower.includes(h))) continue;
     const re = indexed(rule);
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {

@@ -16,6 +16,11 @@ export interface SecretRule {
   re: RegExp;
   /** Extra check on the secret part (entropy, placeholders); false keeps the text as it is. */
   accept?: (secret: string, match: RegExpExecArray) => boolean;
+  /**
+   * Strings in lower case of which every match holds one (in any case): a text whose lower case holds none is not
+   * searched with this rule's pattern. Keep them in step with `re` (the corpus test checks every secret spelling).
+   */
+  hint: readonly string[];
 }
 
 /** Shannon entropy in bits per character. */
@@ -164,6 +169,9 @@ const LONE_BACKSLASH = '\\\\(?![nrtbfu"\\\\/])';
 /** The start of a command in a shell line or a log of one: the line's start, a space, a path, or a shell operator. */
 const CMD = '(?:^|(?<=[\\s/;|&(`\'"]))';
 
+/** What every credential name of NAME holds in lower case: `pass`word, `pw`d, `secret`, `token`, api`key`, `credential`s, `sas`. */
+const NAME_HINT = ['pass', 'pw', 'secret', 'token', 'key', 'credential', 'sas'];
+
 const isPlainValue = (v: string) => !PLACEHOLDER.test(v) && !EXPRESSION.test(v) && v.length >= 8;
 
 /**
@@ -177,70 +185,78 @@ export const HINT = /key|token|pass|pwd|pw|secret|credential|sas|authorization|b
 export const RULES: SecretRule[] = [
   {
     id: 'private-key',
+    hint: ['private key'],
     description: 'PEM / OpenSSH / PGP private key block',
     re: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g,
     // A key has a body; documentation that writes the markers around `...` does not.
     accept: (s) => (s.replace(/-----[A-Z0-9 ]+-----/g, '').match(/[A-Za-z0-9+/]/g) ?? []).length >= 16,
   },
-  { id: 'aws-access-key', description: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
-  { id: 'github-token', description: 'GitHub token (classic, OAuth, app, refresh)', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
-  { id: 'github-pat', description: 'GitHub fine-grained personal access token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
-  { id: 'gitlab-token', description: 'GitLab personal, project or runner token', re: /\b(?:glpat|glptt|glrt|gldt)-[A-Za-z0-9_-]{20,64}\b/g },
-  { id: 'slack-webhook', description: 'Slack incoming webhook URL', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,200}/g },
-  { id: 'slack-token', description: 'Slack bot, user, app or config token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,250}/g, accept: random(2.5) },
-  { id: 'stripe-key', description: 'Stripe secret or restricted key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g },
-  { id: 'stripe-webhook-secret', description: 'Stripe webhook signing secret', re: /\bwhsec_[A-Za-z0-9]{24,128}\b/g },
-  { id: 'anthropic-key', description: 'Anthropic API key', re: /\bsk-ant-[A-Za-z0-9_-]{20,200}/g },
-  { id: 'openai-key', description: 'OpenAI API key (legacy, project, service account, admin)', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}/g, accept: random(3.2) },
-  { id: 'google-api-key', description: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { id: 'google-oauth-secret', description: 'Google OAuth client secret', re: /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g },
-  { id: 'npm-token', description: 'npm access token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { id: 'pypi-token', description: 'PyPI upload token', re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,300}/g },
-  { id: 'huggingface-token', description: 'Hugging Face access token', re: /\bhf_[A-Za-z0-9]{34,40}\b/g },
-  { id: 'sendgrid-key', description: 'SendGrid API key', re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
-  { id: 'digitalocean-token', description: 'DigitalOcean token', re: /\bdo[por]_v1_[a-f0-9]{64}\b/g },
-  { id: 'shopify-token', description: 'Shopify access token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { id: 'jwt', description: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  { id: 'aws-access-key', description: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g, hint: ['akia', 'asia', 'abia', 'acca', 'a3t'] },
+  { id: 'github-token', description: 'GitHub token (classic, OAuth, app, refresh)', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g, hint: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'] },
+  { id: 'github-pat', description: 'GitHub fine-grained personal access token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g, hint: ['github_pat_'] },
+  { id: 'gitlab-token', description: 'GitLab personal, project or runner token', re: /\b(?:glpat|glptt|glrt|gldt)-[A-Za-z0-9_-]{20,64}\b/g, hint: ['glpat-', 'glptt-', 'glrt-', 'gldt-'] },
+  { id: 'slack-webhook', description: 'Slack incoming webhook URL', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,200}/g, hint: ['hooks.slack.com'] },
+  { id: 'slack-token', description: 'Slack bot, user, app or config token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,250}/g, accept: random(2.5), hint: ['xox'] },
+  { id: 'stripe-key', description: 'Stripe secret or restricted key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g, hint: ['_live_', '_test_'] },
+  { id: 'stripe-webhook-secret', description: 'Stripe webhook signing secret', re: /\bwhsec_[A-Za-z0-9]{24,128}\b/g, hint: ['whsec_'] },
+  { id: 'anthropic-key', description: 'Anthropic API key', re: /\bsk-ant-[A-Za-z0-9_-]{20,200}/g, hint: ['sk-ant-'] },
+  { id: 'openai-key', description: 'OpenAI API key (legacy, project, service account, admin)', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,200}/g, accept: random(3.2), hint: ['sk-'] },
+  { id: 'google-api-key', description: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, hint: ['aiza'] },
+  { id: 'google-oauth-secret', description: 'Google OAuth client secret', re: /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, hint: ['gocspx-'] },
+  { id: 'npm-token', description: 'npm access token', re: /\bnpm_[A-Za-z0-9]{36}\b/g, hint: ['npm_'] },
+  { id: 'pypi-token', description: 'PyPI upload token', re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,300}/g, hint: ['pypi-'] },
+  { id: 'huggingface-token', description: 'Hugging Face access token', re: /\bhf_[A-Za-z0-9]{34,40}\b/g, hint: ['hf_'] },
+  { id: 'sendgrid-key', description: 'SendGrid API key', re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g, hint: ['sg.'] },
+  { id: 'digitalocean-token', description: 'DigitalOcean token', re: /\bdo[por]_v1_[a-f0-9]{64}\b/g, hint: ['_v1_'] },
+  { id: 'shopify-token', description: 'Shopify access token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, hint: ['shp'] },
+  { id: 'jwt', description: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hint: ['eyj'] },
   {
     id: 'url-credentials',
     description: 'password in a URL (scheme://user:password@host)',
+    hint: ['://'],
     re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#"'<>]{0,128}:(?<secret>[^\s@/?#"'<>]{1,256})@/gi,
     accept: (s) => !PLACEHOLDER.test(s) && !/^\{.*\}$|^\$/.test(s),
   },
   {
     id: 'bearer-token',
     description: 'Bearer / Token credential (Authorization header or similar)',
+    hint: ['bearer', 'token'],
     re: /\b(?:Bearer|Token)\s+(?<secret>[A-Za-z0-9._~+/-]{16,4096}=*)/gi,
     accept: (s) => hasDigit(s) && hasLetter(s) && entropy(s) >= 3,
   },
-  { id: 'basic-auth', description: 'HTTP Basic credentials', re: /\bAuthorization["']?\s*[:=]\s*["']?Basic\s+(?<secret>[A-Za-z0-9+/]{8,1024}={0,2})/gi },
+  { id: 'basic-auth', description: 'HTTP Basic credentials', re: /\bAuthorization["']?\s*[:=]\s*["']?Basic\s+(?<secret>[A-Za-z0-9+/]{8,1024}={0,2})/gi, hint: ['authorization'] },
   {
     id: 'api-key-header',
     description: 'API key header (X-Api-Key, Api-Key, X-Auth-Token, Private-Token, …)',
+    hint: ['api-key', 'auth-token', 'access-token', 'private-token', 'subscription-key'],
     re: /\b(?:X-Api-Key|Api-Key|X-Auth-Token|X-Access-Token|Private-Token|X-Goog-Api-Key|Ocp-Apim-Subscription-Key)["']?\s*:\s*["']?(?<secret>[^\s"',;]{8,512})/gi,
     accept: isPlainValue,
   },
   {
     id: 'xml-secret',
     description: 'secret in an XML element (<password>…</password>)',
+    hint: ['pass', 'pwd', 'secret', 'key', 'token'],
     re: /<(?<tag>password|passwd|pwd|secret|api[_-]?key|apikey|token|access[_-]?token|client[_-]?secret|private[_-]?key)>(?<secret>[^<\n]{1,512})<\/\k<tag>>/gi,
     accept: (s) => s.trim().length >= 4 && !PLACEHOLDER.test(s.trim()),
   },
   {
     id: 'command-line-secret',
     description: 'a credential given as a command-line option (`--password V`, `--api-key=V`, `-storepass V`)',
+    hint: ['pass', 'pwd', 'token', 'secret', 'key'],
     re: /(?<![\w-])(?:--(?:[a-z]+-){0,3}(?:password|passwd|pass|pwd|passphrase|token|secret|api-?key)|-(?:storepass|keypass|srcstorepass|deststorepass|passin|passout))(?:=|[ \t]+)(?<q>["']?)(?<secret>[^\s"'`]{1,512})\k<q>(?=$|[\s;|&)])/g,
     accept: (s) => commandValue(s) && literalSecret(s, false),
   },
   {
     id: 'command-line-secret',
     description: 'a MySQL / MariaDB client password glued to -p (`mysql -u root -pS3cr3t db`); `-p` alone prompts',
+    hint: ['mysql', 'mariadb'],
     re: new RegExp(`[ \\t]-p(?=["']?[^\\s"'\`-])(?<=${CMD}(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlslap|mysqlbinlog|mysqlsh|mariadb|mariadb-dump|mariadb-admin)[ \\t][^\\n]{0,256}-p)(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`, 'gm'),
     accept: commandValue,
   },
   {
     id: 'command-line-secret',
     description: 'a password given to a client as its option (`redis-cli -a V`, `sshpass -p V`, `sqlcmd -P V`)',
+    hint: ['redis-cli', 'sshpass', 'sqlcmd'],
     re: new RegExp(
       `[ \\t]-[apP](?=[ \\t]+["']?[^\\s"'\`-])(?<=${CMD}(?:redis-cli[ \\t][^\\n]{0,256}-a|sshpass[ \\t](?:[^\\n]{0,64}[ \\t])?-p|sqlcmd[ \\t][^\\n]{0,256}-P))[ \\t]+(?<q>["']?)(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`,
       'gm',
@@ -250,18 +266,21 @@ export const RULES: SecretRule[] = [
   {
     id: 'command-line-secret',
     description: 'the password of curl\'s user option (`curl -u user:V`, `--user user:V`)',
+    hint: ['curl'],
     re: new RegExp(`[ \\t](?:-u|--user)(?:[ \\t]+|=)(?<=${CMD}curl[ \\t][^\\n]{0,512})(?<q>["']?)[^\\s:"'\`]{1,128}:(?<secret>[^\\s"'\`]{1,256})\\k<q>(?=$|[\\s;|&)])`, 'gm'),
     accept: commandValue,
   },
   {
     id: 'assigned-secret',
     description: 'a credential-named key given a quoted literal value',
+    hint: NAME_HINT,
     re: new RegExp(`(?<![A-Za-z0-9_.-])(?<q1>["']?)(?<name>${NAME})\\k<q1>\\s*(?::=|=>|=(?![=>~])|:(?![:=]))\\s*(?<q>["'\`])(?<secret>[^"'\`\\n]{1,512})\\k<q>`, 'g'),
     accept: (s, m) => literalSecret(s, true) && !namesItself(s, m.groups?.name),
   },
   {
     id: 'assigned-secret',
     description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings, logs), or its value after a space',
+    hint: NAME_HINT,
     // One pattern for both: a second would scan every text again for the same names (the costly part).
     re: new RegExp(
       `(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *|(?<spaced>[ \\t]+))(?<secret>(?:[^\\s"'\`,;&)<>\\\\]|${LONE_BACKSLASH}){1,512})(?=$|[\\s&"'<>,;)]|${JSON_ESCAPE})`,
