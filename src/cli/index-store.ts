@@ -12,8 +12,8 @@ import { readRegularBytes } from './read-bounded';
  * `$XDG_CACHE_HOME/context-control`, else `~/.cache/context-control`; `%LOCALAPPDATA%\context-control` on
  * Windows), under `relevance/`, named by the SHA-256 of the workspace's real path. Never in the workspace: a preview
  * writes nothing there. It holds terms of the redacted text only (the index is built after redaction), never a secret.
- * Beside it, under `documents/`, the parsed documents (sources/kept-documents.ts): only those whose text fails the
- * redaction rule set's pre-check, so no secret is written there either.
+ * Beside it, under `documents/`, the parsed documents (sources/kept-documents.ts): only those in whose strings the
+ * redaction rule set finds no secret, so no secret is written there either.
  *
  * The folder is made private (0700); the file is read only when it is a regular file (not a link, a FIFO or a
  * device, opened without blocking) of at most MAX_INDEX_BYTES, and written whole to a temporary file, then renamed

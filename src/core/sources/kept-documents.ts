@@ -1,3 +1,4 @@
+import { redactDeep, type Redaction } from '../redact/apply';
 import { HINT } from '../redact/rules';
 import type { DocumentFile } from './documents';
 import { OverLimit } from '../errors';
@@ -7,9 +8,10 @@ import { OverLimit } from '../errors';
  * those it had when it was kept is neither read nor parsed again (nor opened by the scan for its binary check: it was
  * text when it was kept). The CLI keeps them in its cache folder beside the relevance index (src/cli/index-store.ts).
  *
- * Only documents that hold nothing the redaction rule set could match are kept (their text, front matter included,
- * fails the rule set's pre-check): a document that might hold a secret is read again on every run, so no secret is
- * ever written to the cache. What was not seen in a run (a deleted file) is not saved again.
+ * Only documents in which the redaction rule set finds no secret are kept: their text fails the rule set's pre-check,
+ * or it does not and the redaction finds nothing in any string of the parsed document (what the cache file would
+ * hold: body, title, summary, tags, front matter). A document holding a secret is read again on every run, so no
+ * secret is ever written to the cache. What was not seen in a run (a deleted file) is not saved again.
  */
 
 /**
@@ -86,9 +88,9 @@ export class KeptDocuments {
     return undefined;
   }
 
-  /** Keep `doc`, parsed from `text`, when `mayHoldSecret(text)` is false; a version kept before is replaced. */
-  put(path: string, size: number, mtimeMs: number, decision: boolean, doc: DocumentFile, text: string, mayHoldSecret: (text: string) => boolean): void {
-    if (mayHoldSecret(text)) {
+  /** Keep `doc`, parsed from `text`, unless `holdsSecret(doc, text)`; a version kept before is replaced. */
+  put(path: string, size: number, mtimeMs: number, decision: boolean, doc: DocumentFile, text: string, holdsSecret: (doc: DocumentFile, text: string) => boolean): void {
+    if (holdsSecret(doc, text)) {
       if (this.entries.delete(path)) this.changed = true;
       return;
     }
@@ -186,9 +188,17 @@ function isDocument(x: unknown, path: string): x is DocumentFile {
   return typeof d === 'object' && d !== null && d.path === path && typeof d.body === 'string' && typeof d.bodyLine === 'number' && typeof d.title === 'string';
 }
 
-/** True when the redaction rule set might find a secret in `text` (its pre-check matches): such a text is never kept. */
-export function mayHoldSecret(text: string): boolean {
-  return HINT.test(text);
+/**
+ * True when `doc`, parsed from `text`, holds a secret the redaction rule set finds in one of its strings (keys
+ * included): such a document is never kept. A text that fails the rule set's pre-check holds none, unscanned; most
+ * that pass it only name a credential word (`keyboard`, `tokens`, `password reset`): in real documentation half to
+ * four fifths of the files (a text without a secret is then kept, read once).
+ */
+export function holdsSecret(doc: DocumentFile, text: string): boolean {
+  if (!HINT.test(text)) return false;
+  const found: Redaction[] = [];
+  redactDeep(doc, found);
+  return found.length > 0;
 }
 
 /**
