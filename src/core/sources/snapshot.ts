@@ -231,6 +231,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     }
   };
 
+  const isPastedTask = task.source === 'task' ? pastedTask(task.text) : undefined;
   for (const file of scan.files) {
     const p = file.path;
     if (p === task.source || p === sessionRel || p.startsWith('.context/')) continue;
@@ -248,7 +249,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
     } else if (DOCUMENT_EXTENSIONS.test(p)) {
       const isDecision = adrDirs.some((d) => p.startsWith(d) || p.includes('/' + d));
       const use = (doc: DocumentFile) => {
-        if (task.source === 'task' && sameText(doc.body, task.text)) {
+        if (isPastedTask?.(doc.body)) {
           // The pasted task is this file's text: it is the task, not a document about it.
           snapshot.pastedFrom = p;
           return;
@@ -314,10 +315,25 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   return snapshot;
 }
 
-function sameText(a: string, b: string): boolean {
+/**
+ * Whether a document's text is the pasted task's: white space aside, the same text or most of its end. The task is
+ * normalized once; a document with more visible characters than the normalized task cannot be either, and is told
+ * after reading about as many characters as the task has (a workspace's documents are mostly far longer).
+ */
+export function pastedTask(taskText: string): (body: string) => boolean {
   const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
-  const [doc, task] = [norm(a), norm(b)];
-  return doc.length > 0 && (doc === task || (task.endsWith(doc) && doc.length > 0.8 * task.length));
+  const task = norm(taskText);
+  const space = /\s/;
+  return (body) => {
+    let visible = 0;
+    for (let i = 0; i < body.length; i++) {
+      const c = body.charCodeAt(i);
+      const white = c < 0x80 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : space.test(body[i]);
+      if (!white && ++visible > task.length) return false;
+    }
+    const doc = norm(body);
+    return doc.length > 0 && (doc === task || (task.endsWith(doc) && doc.length > 0.8 * task.length));
+  };
 }
 
 /** A small configuration file at the workspace root (`.adr-dir`, `.log4brains.yml`), if there is one. */

@@ -76,23 +76,43 @@ function finder(decisions: DocumentFile[]): (ref: DecisionRef, from: DocumentFil
     const dir = posix.dirname(from.path);
     return matches.find((d) => posix.dirname(d.path) === dir) ?? (matches.length === 1 ? matches[0] : undefined);
   };
+  // Each way a reference names a decision, indexed once (a filter over every decision per reference was quadratic in a
+  // workspace of many decision records); each list keeps the decisions' order, as the filters did.
+  const group = <K>(key: (d: DocumentFile) => K | undefined) => {
+    const out = new Map<K, DocumentFile[]>();
+    for (const d of decisions) {
+      const k = key(d);
+      if (k === undefined) continue;
+      const list = out.get(k);
+      if (list) list.push(d);
+      else out.set(k, [d]);
+    }
+    return out;
+  };
+  const order = new Map(decisions.map((d, i) => [d, i]));
+  const byBase = group((d) => (d.path.includes('/') ? posix.basename(d.path) : undefined));
+  const byId = group((d) => d.decision!.id.toLowerCase());
+  const byStem = group((d) => d.path.replace(/^.*\//, '').replace(/\.[^.]+$/, ''));
+  const byNumber = group((d) => d.decision!.number);
+  let byTitle: Map<string, DocumentFile[]> | undefined;
   return (ref, from) => {
     if (ref.target && !/^[a-z]+:/i.test(ref.target)) {
       const file = decodeURIComponent(ref.target.split('#')[0]);
-      const hit = byPath.get(posix.normalize(posix.join(posix.dirname(from.path), file))) ?? nearest(decisions.filter((d) => d.path.endsWith('/' + posix.basename(file))), from);
+      const hit = byPath.get(posix.normalize(posix.join(posix.dirname(from.path), file))) ?? nearest(byBase.get(posix.basename(file)) ?? [], from);
       if (hit) return hit;
     }
     const text = ref.text.trim();
-    const byId = decisions.filter((d) => d.decision!.id.toLowerCase() === text.toLowerCase() || d.path.replace(/^.*\//, '').replace(/\.[^.]+$/, '') === text);
-    if (byId.length > 0) return nearest(byId, from) ?? byId[0];
+    const named = [...new Set([...(byId.get(text.toLowerCase()) ?? []), ...(byStem.get(text) ?? [])])].sort((a, b) => order.get(a)! - order.get(b)!);
+    if (named.length > 0) return nearest(named, from) ?? named[0];
     const n = numberOf(text);
     if (n !== undefined) {
-      const byNumber = decisions.filter((d) => d.decision!.number === n);
-      if (byNumber.length > 0) return nearest(byNumber, from) ?? byNumber[0];
+      const numbered = byNumber.get(n) ?? [];
+      if (numbered.length > 0) return nearest(numbered, from) ?? numbered[0];
     }
     const title = norm(text);
-    const byTitle = title ? decisions.filter((d) => norm(d.title) === title) : [];
-    return byTitle.length > 0 ? (nearest(byTitle, from) ?? byTitle[0]) : undefined;
+    byTitle ??= group((d) => norm(d.title));
+    const titled = title ? (byTitle.get(title) ?? []) : [];
+    return titled.length > 0 ? (nearest(titled, from) ?? titled[0]) : undefined;
   };
 }
 
