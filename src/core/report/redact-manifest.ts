@@ -19,6 +19,9 @@ export function redactString(s: string, part: (word: string) => string = (w) => 
   return redact(s).text;
 }
 
+/** The longest string the manifest's redaction remembers: keys, kinds, statuses and paths repeat; reasons do not. */
+const MEMO_MAX = 96;
+
 /**
  * Redact every string of the manifest (object keys included), as `redactDeep` does, keeping its shape: what holds no
  * secret is returned as it is. Each distinct string is scanned once per manifest: a 100 000-file manifest repeats the
@@ -29,6 +32,8 @@ export function redactString(s: string, part: (word: string) => string = (w) => 
 export function redactManifestStrings<T>(value: T): T {
   const memo = new Map<string, string>();
   const text = (s: string): string => {
+    // Long strings (reasons, which name a rank and a score) are each told once: remembering them cost more than it saved.
+    if (s.length > MEMO_MAX) return redactString(s, text);
     let r = memo.get(s);
     if (r === undefined) memo.set(s, (r = redactString(s, text)));
     return r;
