@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeBlock } from '../../src/core/chain/collect';
 import { render } from '../../src/core/chain/render';
@@ -7,6 +8,20 @@ import { counterFor } from '../../src/core/tokens';
 import type { Block, BlockKind, BlockMeta, Trust } from '../../src/core/types';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..');
+
+/** Every file path under this repository (sources, tests, docs, node_modules, the build), `/`-separated: names nobody chose for a test. */
+export function repoPaths(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && e.name !== '.git') walk(path.join(dir, e.name), r);
+      else out.push(r);
+    }
+  };
+  walk(REPO, '');
+  return out;
+}
 export const EXAMPLE = path.join(REPO, 'examples', 'payment-incident');
 export const counter = counterFor('o200k_base');
 

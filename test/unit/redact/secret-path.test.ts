@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import picomatch from 'picomatch';
 import { isSecretPath, SECRET_FILE_GLOBS } from '../../../src/core/redact/files';
+import { repoPaths } from '../helpers';
 
 // The glob set alone, as isSecretPath read it before its name pre-check: the reference the fast path must equal.
 const GLOBS = picomatch([...SECRET_FILE_GLOBS], { dot: true, nocase: true });
@@ -30,20 +30,6 @@ function samples(): string[] {
   return out;
 }
 
-/** Every path under this repository (its sources, tests, docs and node_modules): names nobody chose for this test. */
-function repoPaths(): string[] {
-  const root = path.resolve(__dirname, '..', '..', '..', '..');
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory() && e.name !== '.git') walk(path.join(dir, e.name), r);
-      else out.push(r);
-    }
-  };
-  walk(root, '');
-  return out;
-}
 
 describe('isSecretPath: the glob set through globMatcher and its pre-check', () => {
   it('answers as the glob set alone on every pattern, in every case, depth and separator', () => {

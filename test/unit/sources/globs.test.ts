@@ -1,27 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import picomatch from 'picomatch';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { globMatcher, requiredLiteral } from '../../../src/core/sources/globs';
 import { defaultPolicy } from '../../../src/core/policy';
 import { SECRET_FILE_GLOBS } from '../../../src/core/redact/files';
 import { INSTRUCTION_GLOBS } from '../../../src/core/sources/instructions';
+import { repoPaths } from '../helpers';
 
-/** Every path under this repository (sources, tests, docs, node_modules), and each with a dot folder or file in front. */
-function repoPaths(): string[] {
-  const root = path.resolve(__dirname, '..', '..', '..', '..');
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory() && e.name !== '.git') walk(path.join(dir, e.name), r);
-      else out.push(r);
-    }
-  };
-  walk(root, '');
-  return out;
-}
 
 const PATHS = ['', 'a', 'a/', 'dist', 'dist/', 'x/dist', 'x/dist/', 'x/dist/y.js', 'node_modules/a/b.js', 'src/node_modules/', '.git/config', 'a/.git/x', '.context/offload/x.json', '.context/offload', 'out/a.js', 'docs/out.md', 'logs/app.log', 'a/b/c.log', 'test-results/r.xml', 'junit-1.xml', 'a/TEST-x.xml', 'notes/d0/note-1.md', '.hidden/x.md', 'a/.env', 'build', 'target/x', 'README.md', 'docs/{a}.md', 'weird name [1].md', 'ä/ß.md'];
 const GLOBS = [
