@@ -161,8 +161,7 @@ function putPayload(dir: string, name: string, given: Payload, extension: string
     fs.utimesSync(abs, when, when);
     return { abs, bytes, written: false };
   }
-  const source = payload;
-  writeWhole(abs, 'text' in source ? source.text : (tmp) => fs.copyFileSync(source.file, tmp));
+  writeWhole(abs, 'text' in payload ? payload.text : (tmp) => fs.copyFileSync(payload.file, tmp));
   fs.utimesSync(abs, when, when);
   return { abs, bytes, written: true };
 }

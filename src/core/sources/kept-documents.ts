@@ -1,4 +1,5 @@
-import { redactDeep, type Redaction } from '../redact/apply';
+import { holdsSecret } from '../redact/apply';
+import { mapStrings } from '../redact/map-strings';
 import { HINT } from '../redact/rules';
 import type { DocumentFile } from './documents';
 import { OverLimit } from '../errors';
@@ -88,9 +89,9 @@ export class KeptDocuments {
     return undefined;
   }
 
-  /** Keep `doc`, parsed from `text`, unless `holdsSecret(doc, text)`; a version kept before is replaced. */
-  put(path: string, size: number, mtimeMs: number, decision: boolean, doc: DocumentFile, text: string, holdsSecret: (doc: DocumentFile, text: string) => boolean): void {
-    if (holdsSecret(doc, text)) {
+  /** Keep `doc`, parsed from `text`, unless `secretIn(doc, text)` (documentHoldsSecret); a version kept before is replaced. */
+  put(path: string, size: number, mtimeMs: number, decision: boolean, doc: DocumentFile, text: string, secretIn: (doc: DocumentFile, text: string) => boolean): void {
+    if (secretIn(doc, text)) {
       if (this.entries.delete(path)) this.changed = true;
       return;
     }
@@ -194,11 +195,14 @@ function isDocument(x: unknown, path: string): x is DocumentFile {
  * that pass it only name a credential word (`keyboard`, `tokens`, `password reset`): in real documentation half to
  * four fifths of the files (a text without a secret is then kept, read once).
  */
-export function holdsSecret(doc: DocumentFile, text: string): boolean {
+export function documentHoldsSecret(doc: DocumentFile, text: string): boolean {
   if (!HINT.test(text)) return false;
-  const found: Redaction[] = [];
-  redactDeep(doc, found);
-  return found.length > 0;
+  let found = false;
+  mapStrings(doc, (s) => {
+    found ||= holdsSecret(s);
+    return s;
+  });
+  return found;
 }
 
 /**

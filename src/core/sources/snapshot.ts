@@ -8,7 +8,7 @@ import { adrDirectories } from './adr';
 import { DOCUMENT_EXTENSIONS, parseDocument, type DocumentFile } from './documents';
 import { cachedDocument, knownDocument, knowsDocument } from './document-cache';
 import { globMatcher } from './globs';
-import { holdsSecret, type KeptDocuments } from './kept-documents';
+import { documentHoldsSecret, type KeptDocuments } from './kept-documents';
 import { instructionFamily, readInstruction, type InstructionFile } from './instructions';
 import { fsReason, readText, scanWorkspace, specialKind, type ScannedFile } from './scan';
 import { resolveInWorkspace } from './guard';
@@ -262,7 +262,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       else {
         tryRead(file, (text) => {
           const doc = cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
-          kept?.put(p, file.size, file.mtimeMs, isDecision, doc, text, holdsSecret);
+          kept?.put(p, file.size, file.mtimeMs, isDecision, doc, text, documentHoldsSecret);
           use(doc);
         });
       }

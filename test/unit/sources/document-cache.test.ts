@@ -19,13 +19,19 @@ function countingHost(): { host: Host; reads: string[] } {
 
 const doc = (title: string) => `---\ntitle: ${title}\ncomponent: payments\n---\n# Heading\n\nThe payment service retries the ledger call.\n`;
 
+/** An empty document cache and a workspace of two documents, docs/a.md (Alpha) and docs/b.md (Bravo). */
+function twoDocuments(): string {
+  clearDocumentCache();
+  const root = tempDir('doc-cache');
+  fs.mkdirSync(path.join(root, 'docs'));
+  fs.writeFileSync(path.join(root, 'docs', 'a.md'), doc('Alpha'));
+  fs.writeFileSync(path.join(root, 'docs', 'b.md'), doc('Bravo'));
+  return root;
+}
+
 describe('parsed documents cached by path, size and mtime (sources/document-cache.ts)', () => {
   it('a second snapshot of unchanged documents parses none of them again, and gets its own copies', () => {
-    clearDocumentCache();
-    const root = tempDir('doc-cache');
-    fs.mkdirSync(path.join(root, 'docs'));
-    fs.writeFileSync(path.join(root, 'docs', 'a.md'), doc('Alpha'));
-    fs.writeFileSync(path.join(root, 'docs', 'b.md'), doc('Bravo'));
+    const root = twoDocuments();
     const first = loadSnapshot({ root, task: 'Why does the ledger call fail?' });
     assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, 2]);
     const firstDocs = structuredClone(first.documents);
@@ -38,11 +44,7 @@ describe('parsed documents cached by path, size and mtime (sources/document-cach
   });
 
   it('a second snapshot in the same process does not read its unchanged documents again; a changed one it reads and parses', () => {
-    clearDocumentCache();
-    const root = tempDir('doc-cache');
-    fs.mkdirSync(path.join(root, 'docs'));
-    fs.writeFileSync(path.join(root, 'docs', 'a.md'), doc('Alpha'));
-    fs.writeFileSync(path.join(root, 'docs', 'b.md'), doc('Bravo'));
+    const root = twoDocuments();
     const opts = { root, task: 'Why does the ledger call fail?', changes: false as const };
     const first = countingHost();
     const before = withHost(first.host, () => loadSnapshot(opts));

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { run } from '../../../src/cli/main';
 import { cacheFileStore, documentsFile } from '../../../src/cli/index-store';
 import { parseDocument } from '../../../src/core/sources/documents';
-import { holdsSecret, KEPT_FORMAT, KeptDocuments, openDocuments, saveDocuments, utf8Length, type DocumentStore } from '../../../src/core/sources/kept-documents';
+import { documentHoldsSecret, KEPT_FORMAT, KeptDocuments, openDocuments, saveDocuments, utf8Length, type DocumentStore } from '../../../src/core/sources/kept-documents';
 import { OverLimit } from '../../../src/core/errors';
 
 const ADR = '---\nstatus: accepted\ndate: 2024-05-01\ntags: [payments]\n---\n# ADR-0003: Retry budget\n\n## Status\n\nAccepted\n\nSupersedes ADR-0001\n\n## Decision\n\nRetries are capped at 3.\n';
@@ -21,7 +21,7 @@ describe('kept documents (sources/kept-documents.ts)', () => {
   it('gives back a parsed document only for the same path, size, mtime and decision folder, as parsed', () => {
     const kept = new KeptDocuments();
     const adr = parseDocument('docs/adr/0003-retry.md', ADR, true);
-    kept.put('docs/adr/0003-retry.md', ADR.length, 1000, true, adr, ADR, holdsSecret);
+    kept.put('docs/adr/0003-retry.md', ADR.length, 1000, true, adr, ADR, documentHoldsSecret);
     const restored = KeptDocuments.restore(kept.serialize());
     assert.deepEqual(restored.get('docs/adr/0003-retry.md', ADR.length, 1000, true), JSON.parse(JSON.stringify(adr)));
     assert.equal(restored.get('docs/adr/0003-retry.md', ADR.length, 1001, true), undefined, 'another mtime');
@@ -37,35 +37,35 @@ describe('kept documents (sources/kept-documents.ts)', () => {
 
   it('never keeps a document holding a secret, and drops the version it had kept', () => {
     const kept = new KeptDocuments();
-    kept.put('notes/a.md', NOTE.length, 1, false, parseDocument('notes/a.md', NOTE, false), NOTE, holdsSecret);
+    kept.put('notes/a.md', NOTE.length, 1, false, parseDocument('notes/a.md', NOTE, false), NOTE, documentHoldsSecret);
     const secret = '# Deploy\n\nAPI_KEY=sk-live-0123456789abcdef\n';
-    kept.put('notes/a.md', secret.length, 2, false, parseDocument('notes/a.md', secret, false), secret, holdsSecret);
+    kept.put('notes/a.md', secret.length, 2, false, parseDocument('notes/a.md', secret, false), secret, documentHoldsSecret);
     assert.equal(kept.size, 0);
     assert.equal(new TextDecoder().decode(kept.serialize()), KEPT_FORMAT + '\n');
     const inTitle = '---\ntitle: "token = Xk9mQ2vL7pR4tW8z"\n---\nRotate it monthly.\n';
-    kept.put('notes/b.md', inTitle.length, 1, false, parseDocument('notes/b.md', inTitle, false), inTitle, holdsSecret);
+    kept.put('notes/b.md', inTitle.length, 1, false, parseDocument('notes/b.md', inTitle, false), inTitle, documentHoldsSecret);
     assert.equal(kept.size, 0, 'a secret in the title only');
     // A secret in a front matter field the document does not keep is never written: the document is kept without it.
     const dropped = '---\ntitle: Deploy\npassword: "Xk9#mQ2$vL7p"\n---\n# Deploy\n\nRotate it monthly.\n';
-    kept.put('notes/c.md', dropped.length, 1, false, parseDocument('notes/c.md', dropped, false), dropped, holdsSecret);
+    kept.put('notes/c.md', dropped.length, 1, false, parseDocument('notes/c.md', dropped, false), dropped, documentHoldsSecret);
     assert.equal(kept.size, 1);
     assert.ok(!new TextDecoder().decode(kept.serialize()).includes('Xk9#mQ2$vL7p'));
-    assert.equal(holdsSecret(parseDocument('notes/a.md', secret, false), secret), true);
+    assert.equal(documentHoldsSecret(parseDocument('notes/a.md', secret, false), secret), true);
   });
 
   it('keeps a document that only names credential words (the pre-check flags it, the redaction finds nothing)', () => {
     const kept = new KeptDocuments();
     const words = '---\ntags: [auth, keys]\n---\n# Keyboard shortcuts and API tokens\n\nThe password reset flow issues a token; rotate the signing key monthly.\n';
     const doc = parseDocument('docs/auth.md', words, false);
-    assert.equal(holdsSecret(doc, words), false);
-    kept.put('docs/auth.md', words.length, 1, false, doc, words, holdsSecret);
+    assert.equal(documentHoldsSecret(doc, words), false);
+    kept.put('docs/auth.md', words.length, 1, false, doc, words, documentHoldsSecret);
     assert.deepEqual(KeptDocuments.restore(kept.serialize()).get('docs/auth.md', words.length, 1, false), JSON.parse(JSON.stringify(doc)));
-    assert.equal(holdsSecret(parseDocument('notes/n.md', NOTE, false), NOTE), false);
+    assert.equal(documentHoldsSecret(parseDocument('notes/n.md', NOTE, false), NOTE), false);
   });
 
   it('saves only what changed or went stale; what a run did not see is not saved again', () => {
     const first = new KeptDocuments();
-    for (const p of ['a.md', 'b.md']) first.put(p, NOTE.length, 1, false, parseDocument(p, NOTE, false), NOTE, holdsSecret);
+    for (const p of ['a.md', 'b.md']) first.put(p, NOTE.length, 1, false, parseDocument(p, NOTE, false), NOTE, documentHoldsSecret);
     const store = memoryStore(first.serialize());
     const unchanged = openDocuments(store).documents;
     for (const p of ['a.md', 'b.md']) assert.ok(unchanged.get(p, NOTE.length, 1, false));
@@ -78,7 +78,7 @@ describe('kept documents (sources/kept-documents.ts)', () => {
     const again = openDocuments(store).documents;
     assert.deepEqual([again.size, again.get('b.md', NOTE.length, 1, false)], [1, undefined], 'b.md (not seen) was dropped');
     assert.equal(saveDocuments(next, { load: () => undefined, save: () => { throw new Error('EROFS'); } }), undefined, 'saved already: not written again');
-    next.put('c.md', NOTE.length, 1, false, parseDocument('c.md', NOTE, false), NOTE, holdsSecret);
+    next.put('c.md', NOTE.length, 1, false, parseDocument('c.md', NOTE, false), NOTE, documentHoldsSecret);
     assert.deepEqual(saveDocuments(next, { load: () => undefined, save: () => { throw new Error('EROFS'); } }), { message: 'the parsed documents could not be kept for the next run (EROFS)', overLimit: false });
     assert.deepEqual(saveDocuments(next, { load: () => undefined, save: () => { throw new OverLimit('f: 9 bytes, over the 8-byte limit of a kept cache file: not kept'); } }), { message: 'the parsed documents could not be kept for the next run (f: 9 bytes, over the 8-byte limit of a kept cache file: not kept)', overLimit: true });
   });
@@ -89,7 +89,7 @@ describe('kept documents (sources/kept-documents.ts)', () => {
       assert.deepEqual([kept.size, kept.changed], [0, true]);
     }
     const good = new KeptDocuments();
-    good.put('a.md', NOTE.length, 1, false, parseDocument('a.md', NOTE, false), NOTE, holdsSecret);
+    good.put('a.md', NOTE.length, 1, false, parseDocument('a.md', NOTE, false), NOTE, documentHoldsSecret);
     const line = new TextDecoder().decode(good.serialize()).split('\n')[1];
     const odd = new TextEncoder().encode([KEPT_FORMAT, line.replace('"a.md",', '"b.md",'), '["c.md",1,1,"no"]\t{}', 'not a line', line.replace(/\t.*/, '\t{"path":"a.md"'), ''].join('\n'));
     const restored = KeptDocuments.restore(odd);
@@ -173,7 +173,7 @@ describe('ctxctl preview keeps parsed documents in the cache folder', () => {
     const text = '# Café 日本 😀\n\nNotes on the ledger.\n';
     const p = 'notes/café-日本-😀.md';
     const doc = parseDocument(p, text, false);
-    kept.put(p, 77, 5, false, doc, text, holdsSecret);
+    kept.put(p, 77, 5, false, doc, text, documentHoldsSecret);
     const restored = KeptDocuments.restore(kept.serialize());
     assert.deepEqual(restored.get(p, 77, 5, false), JSON.parse(JSON.stringify(doc)));
     for (const t of ['', 'abc', 'é', '日本', '😀', '\ud800x', 'x\udc00', '\ud83d']) assert.equal(utf8Length(t), new TextEncoder().encode(t).length, JSON.stringify(t));
