@@ -130,11 +130,16 @@ function whole(part: string): boolean {
   return !(first >= 0xdc00 && first <= 0xdfff) && !(last >= 0xd800 && last <= 0xdbff);
 }
 
+/** The memo of `memos` kept for `tokenizer`, made on first use. */
+function perTokenizer<M extends object>(memos: WeakMap<Tokenizer, M>, tokenizer: Tokenizer, make: () => M): M {
+  let memo = memos.get(tokenizer);
+  if (!memo) memos.set(tokenizer, (memo = make()));
+  return memo;
+}
+
 const PIECE_MEMOS = new WeakMap<Tokenizer, PieceMemo>();
 export function pieceMemo(tokenizer: Tokenizer): PieceMemo {
-  let memo = PIECE_MEMOS.get(tokenizer);
-  if (!memo) PIECE_MEMOS.set(tokenizer, (memo = new PieceMemo(tokenizer)));
-  return memo;
+  return perTokenizer(PIECE_MEMOS, tokenizer, () => new PieceMemo(tokenizer));
 }
 
 const LETTER = /^\p{L}$/u;
@@ -171,8 +176,7 @@ interface Segment {
   bytes: number;
 }
 
-class SegmentMemo extends TwoAssemblies<Segment> {}
-const SEGMENT_MEMOS = new WeakMap<Tokenizer, SegmentMemo>();
+const SEGMENT_MEMOS = new WeakMap<Tokenizer, TwoAssemblies<Segment>>();
 
 /**
  * The exact tokens of `segments.join('')`, as countIncrementally counts it, without joining or cutting the whole: the
@@ -225,10 +229,8 @@ function segmentBytes(tokenizer: Tokenizer, segments: readonly string[]): number
   return n;
 }
 
-function segmentMemo(tokenizer: Tokenizer): SegmentMemo {
-  let memo = SEGMENT_MEMOS.get(tokenizer);
-  if (!memo) SEGMENT_MEMOS.set(tokenizer, (memo = new SegmentMemo()));
-  return memo;
+function segmentMemo(tokenizer: Tokenizer): TwoAssemblies<Segment> {
+  return perTokenizer(SEGMENT_MEMOS, tokenizer, () => new TwoAssemblies<Segment>());
 }
 
 /** True when the code point that ends just before `i` is a letter (\p{L}). */
