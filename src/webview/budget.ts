@@ -123,5 +123,5 @@ function cacheLine(p: PanelPreview): HTMLElement | undefined {
 }
 
 export function budget(p: PanelPreview): HTMLElement {
-  return el('section', { class: 'budget' }, progress(p), head(p), bar(p), legend(p), cacheLine(p));
+  return el('section', { class: 'budget', id: 'budget' }, progress(p), head(p), bar(p), legend(p), cacheLine(p));
 }

@@ -124,9 +124,19 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'preview':
       onPreview(m.preview);
       break;
-    case 'busy':
+    case 'busy': {
       ui.busy = m.busy;
-      break;
+      // Only what the flag changes is drawn again (the actions and the progress): a table being read, its scroll and a
+      // selection in it stay while an assembly starts and ends; the preview that follows redraws the rest.
+      const oldActions = document.getElementById('actions');
+      const oldBudget = document.getElementById('budget');
+      if (!ui.preview || !oldActions || !oldBudget) break;
+      const focused = oldActions.contains(document.activeElement) ? document.activeElement?.id : undefined;
+      oldActions.replaceWith(actions());
+      oldBudget.replaceWith(budget(ui.preview));
+      if (focused) document.getElementById(focused)?.focus();
+      return;
+    }
     case 'dropped': {
       // The window found for the banner shown: a newer preview has its own search.
       const d = ui.preview?.details?.dropped;

@@ -122,7 +122,11 @@ export default async function (h) {
   await test('panel: the Trace tab is a table that wraps at 300 px in a light theme', async () => {
     await settings({ 'workbench.colorTheme': 'Default Light Modern' });
     await sidebarWidth(page, 300);
+    // The tighter policy's re-assemblies and its banner's window search end first: a new preview redraws the table.
+    await settle(page);
     const panel = await panelFrame();
+    await panel.locator('#preview-btn:not([aria-disabled])').waitFor({ timeout: 60_000 });
+    await panel.locator('#dropped-note[aria-busy]').waitFor({ state: 'detached', timeout: 60_000 });
     await panel.locator('#tab-trace').click();
     const table = panel.locator('#trace-table');
     await table.waitFor();
@@ -135,6 +139,7 @@ export default async function (h) {
 
   await test('panel: a refused request lists the protected blocks with Unpin and Open; Copy and Export say why not', async () => {
     const panel = await panelFrame();
+    await panel.locator('#tab-blocks').click();
     await panel.locator('#not-sent .ns-item').filter({ hasText: 'docs/architecture.md' }).first().locator('button.act-pin').click();
     // The pin-size prompt asks first, and says what the request with the pin does (assembled for real): refused here.
     const dialog = page.locator('.monaco-dialog-box').filter({ hasText: 'docs/architecture.md' });
