@@ -2,6 +2,7 @@ import { redact, type Redaction } from '../redact/apply';
 import type { ToolDefinition } from '../tools';
 import { TOOL_DEFINITIONS } from '../tools';
 import type { Block, BlockKind } from '../types';
+import { concat } from '../concat';
 import { attrs, escapeContent } from './escape';
 import { replayMessages } from '../session/replay';
 import { safeId } from '../redact/safe-id';
@@ -206,7 +207,7 @@ export function render(blocks: Block[], model: string, maxOutputTokens: number):
     if (parts.length === 0) return;
     const tasks = parts.filter((p) => p.kind === 'current_task');
     const context = parts.filter((p) => p.kind !== 'current_task').map(wrappedText);
-    // One join of every part (a half-million-token message is copied once, not once per level of nesting).
+    // One string of every part, not copied until it is read whole (concat.ts); its pieces are counted and escaped.
     const pieces: string[] = [];
     if (context.length) {
       pieces.push('<working-context>\n');
@@ -214,7 +215,7 @@ export function render(blocks: Block[], model: string, maxOutputTokens: number):
       pieces.push('\n</working-context>');
     }
     for (const t of tasks.map(wrappedText)) if (t) pieces.push(...(pieces.length ? ['\n\n', t] : [t]));
-    const content = pieces.join('');
+    const content = concat(pieces);
     const stable = parts.filter((p) => STABLE_KINDS.has(p.kind)).length;
     const cacheBreak = stable > 0 ? '<working-context>\n'.length + context.slice(0, stable).reduce((n, c, i) => n + (i > 0 ? 2 : 0) + c.length, 0) : undefined;
     const message: RequestMessage = { role: 'user', content, blocks: parts.map((p) => p.id), ...(cacheBreak ? { cacheBreak } : {}) };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { serializeRequest, type WireShape } from '../providers/shape';
 import { TiktokenCounter, type Tokenizer } from '../tokens';
 import type { Block } from '../types';
+import { concat } from '../concat';
 import { CONTENT_PARTS, render, type NeutralRequest } from './render';
 
 /**
@@ -293,7 +294,7 @@ export class RequestCounter {
   /** The serialized request of these blocks when it is the last one counted (the same objects, in the same order). */
   serializedOf(blocks: Block[]): string | undefined {
     if (!this.sameAsLast(blocks) || !this.last) return undefined;
-    this.last.serialized ??= this.last.segments?.join('');
+    if (this.last.serialized === undefined && this.last.segments) this.last.serialized = concat(this.last.segments);
     return this.last.serialized;
   }
 
