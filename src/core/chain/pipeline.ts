@@ -67,6 +67,8 @@ export interface Assembly {
   /** The body in the provider's wire shape, and its exact bytes. */
   request: object;
   serialized: string;
+  /** The shape and streaming the request was made for: `request` is `shapeRequest(neutral, wire.shape, wire.stream)`. */
+  wire: { shape: WireShape; stream: boolean };
   blocks: Block[];
   manifest: Manifest;
   trace: string;
@@ -219,7 +221,7 @@ export function assemble(snapshot: Snapshot, options: AssembleOptions = {}): Ass
   });
   const trace = renderTrace(manifest);
   watch.lap('render + report', trace);
-  return { neutral, request, serialized, blocks: sent, manifest, trace, timings: watch.laps };
+  return { neutral, request, serialized, wire: { shape, stream }, blocks: sent, manifest, trace, timings: watch.laps };
 }
 
 function disclosedDecision(b: Block): Decision {
