@@ -144,14 +144,9 @@ export function describe(r: Relevance, maxWords = 5): string {
  * `mentions a, b, c` for these words, one copy per distinct text: the documents of a large workspace match the same
  * few task words, and a copy in each of their reasons was 6 MB per 100 000 files.
  */
-const mentionTexts = new Map<string, string>();
+const mentionTexts = new ByText<string>(4096);
 function mentions(words: string[], maxWords: number): string {
-  const text = `mentions ${words.slice(0, maxWords).join(', ')}${words.length > maxWords ? ` and ${words.length - maxWords} more` : ''}`;
-  const known = mentionTexts.get(text);
-  if (known !== undefined) return known;
-  if (mentionTexts.size >= 4096) mentionTexts.clear();
-  mentionTexts.set(text, text);
-  return text;
+  return mentionTexts.get(`mentions ${words.slice(0, maxWords).join(', ')}${words.length > maxWords ? ` and ${words.length - maxWords} more` : ''}`, (text) => text);
 }
 
 function isNamed(b: Block, ctx: RankContext): boolean {
