@@ -6,8 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { Snapshot } from '../../core/sources/snapshot';
 import { handlers } from './ops';
-import type { OpName, OpRequest, OpResponse, OpResult } from './ops-protocol';
-import { toPosted } from './posted-assembly';
+import type { OpName, OpRequest, OpResponse } from './ops-protocol';
+import { postedResult } from './posted-assembly';
 import { serialize } from './serialize';
 import { installDiskHost } from '../../host/disk';
 import { saveKeptIndexes } from './load';
@@ -22,18 +22,13 @@ parentPort?.on('message', async (req: OpRequest) => {
     const handler = handlers[req.op] as (args: unknown, onSnapshot: (s: Snapshot) => void) => unknown;
     if (!handler) throw new Error(`unknown worker operation "${String(req.op as OpName)}"`);
     const value = await handler(req.args, (s) => (snapshot = s));
-    res = { id: req.id, ok: true, value: req.op === 'assemble' ? posted(value as OpResult<'assemble'>) : value };
+    res = { id: req.id, ok: true, value: postedResult(req.op, value) };
   } catch (e) {
     res = { id: req.id, ok: false, error: serialize(e, snapshot) };
   }
   parentPort?.postMessage(res);
   keepIndexesSoon();
 });
-
-/** An assembly's result as it is posted: the request is shaped again on the host when read (posted-assembly.ts). */
-function posted(r: OpResult<'assemble'>): unknown {
-  return { ...r, assembly: toPosted(r.assembly) };
-}
 
 /**
  * The folders' indexes are saved for the next session (and for `ctxctl preview`) once no operation came for a

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { OpArgs, OpName, OpRequest, OpResponse, OpResult } from './ops-protocol';
 import type { SerializedError } from './protocol';
-import { fromPosted } from './posted-assembly';
+import { receivedResult } from './posted-assembly';
 import { revive } from './serialize';
 
 export class WorkerError extends Error {}
@@ -38,11 +38,7 @@ export class AssemblyWorker {
   async call<K extends OpName>(op: K, args: OpArgs<K>, timeoutMs = RUN_TIMEOUT_MS): Promise<OpResult<K>> {
     const res = await this.post({ op, args } as Omit<OpRequest<K>, 'id'>, timeoutMs);
     if (!res.ok) throw new OpFailed(res.error);
-    if (op === 'assemble') {
-      const r = res.value as OpResult<'assemble'>;
-      r.assembly = fromPosted(r.assembly);
-    }
-    return res.value as OpResult<K>;
+    return receivedResult(op, res.value) as OpResult<K>;
   }
 
   /** As `call`, with the core's own error (InputError, ContextBudgetExceeded, …) thrown for a failure. */

@@ -8,6 +8,7 @@
  */
 import type { Assembly } from '../../core/chain/pipeline';
 import { shapeRequest } from '../../core/providers/shape';
+import type { OpName, OpResult } from './ops-protocol';
 
 /** What the worker posts for an assembly: everything but `request` and `serialized`. */
 export type PostedAssembly = Omit<Assembly, 'request' | 'serialized'>;
@@ -26,4 +27,20 @@ export function fromPosted(posted: PostedAssembly): Assembly {
   Object.defineProperty(assembly, 'request', { enumerable: true, configurable: true, get: () => (request ??= shapeRequest(posted.neutral, posted.wire.shape, posted.wire.stream)) });
   Object.defineProperty(assembly, 'serialized', { enumerable: true, configurable: true, get: () => (serialized ??= JSON.stringify(assembly.request)) });
   return assembly;
+}
+
+/** An operation's result as the worker posts it: an assembly's (op `assemble`) without its body and text. */
+export function postedResult(op: OpName, value: unknown): unknown {
+  if (op !== 'assemble') return value;
+  const r = value as OpResult<'assemble'>;
+  return { ...r, assembly: toPosted(r.assembly) };
+}
+
+/** An operation's result as the host receives it: an assembly's made whole again (its body and text when read). */
+export function receivedResult(op: OpName, value: unknown): unknown {
+  if (op === 'assemble') {
+    const r = value as OpResult<'assemble'>;
+    r.assembly = fromPosted(r.assembly);
+  }
+  return value;
 }
