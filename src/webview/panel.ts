@@ -92,6 +92,13 @@ window.addEventListener('focus', () => {
   if (performance.now() - pointerAt > 100) document.getElementById('task')?.focus();
 });
 
+/** Run `change`, which replaces `part`: the element focused inside it gets the focus back (by its id) in the new one. */
+function keepingFocus(part: HTMLElement | null, change: () => void): void {
+  const focused = part?.contains(document.activeElement) ? document.activeElement?.id : undefined;
+  change();
+  if (focused) document.getElementById(focused)?.focus();
+}
+
 function onPreview(next: PanelPreview): void {
   const current = ui.preview;
   // A new request (not the same one re-posted) moves the current one to "previous".
@@ -131,10 +138,11 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       const oldActions = document.getElementById('actions');
       const oldBudget = document.getElementById('budget');
       if (!ui.preview || !oldActions || !oldBudget) break;
-      const focused = oldActions.contains(document.activeElement) ? document.activeElement?.id : undefined;
-      oldActions.replaceWith(actions());
-      oldBudget.replaceWith(budget(ui.preview));
-      if (focused) document.getElementById(focused)?.focus();
+      const p = ui.preview;
+      keepingFocus(oldActions, () => {
+        oldActions.replaceWith(actions());
+        oldBudget.replaceWith(budget(p));
+      });
       return;
     }
     case 'dropped': {
@@ -145,10 +153,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       // Only the banner changes: the rest of the panel (a table being read, a focused button) stays as it is.
       const banner = droppedWarning(ui.preview);
       const old = document.getElementById('dropped');
-      const focused = old?.contains(document.activeElement) ? document.activeElement?.id : undefined;
-      if (old && banner) old.replaceWith(banner);
-      else render();
-      if (focused) document.getElementById(focused)?.focus();
+      keepingFocus(old, () => (old && banner ? old.replaceWith(banner) : render()));
       return;
     }
     case 'sendStarted':
