@@ -132,7 +132,9 @@ export default async function (h) {
     await table.waitFor();
     const fit = await table.evaluate((t) => ({ table: t.scrollWidth, pane: t.parentElement.clientWidth, body: document.body.scrollWidth, view: document.documentElement.clientWidth }));
     expect(fit.table <= fit.pane + 1 && fit.body <= fit.view + 1, `the trace overflows at 300 px: ${JSON.stringify(fit)}`);
-    await table.scrollIntoViewIfNeeded();
+    // In the page, at once: a preview can still arrive (a fresh-clone CI run saw one after the waits above) and redraw
+    // the table, and a scroll that waits for the element to be stable then holds a detached one.
+    await table.evaluate((t) => t.scrollIntoView({ block: 'nearest' }));
     await shot('panel-300-light', { locator: sidebar() });
     await panel.locator('#tab-blocks').click();
   });
