@@ -32,8 +32,8 @@ export const CHARS_PER_TOKEN: Record<EstimateEncoding, Record<ContentType | 'cjk
 /** How much of a text the type is read from (its start): enough lines to tell, cheap on a large file. */
 const SAMPLE_CHARS = 4096;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-const LOG_LINE = /^\s*\[?(\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|\d{2}\/\w{3}\/\d{4}|[A-Z][a-z]{2} +\d{1,2} \d{2}:|(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/;
-const CODE_CHARS = /[{}();=[\]<>]/g;
+/** A line that starts like a log line, tried at each line's start (sticky; the leading blanks cannot cross a line break). */
+const LOG_LINE = /[^\S\n]*\[?(?:\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|\d{2}\/\w{3}\/\d{4}|[A-Z][a-z]{2} +\d{1,2} \d{2}:|(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/y;
 
 /** Content types of the texts seen last (a document's text is the same string from one assembly to the next). */
 const TYPES = new Map<string, ContentType>();
@@ -52,15 +52,60 @@ export function contentTypeOf(text: string): ContentType {
   return type;
 }
 
+/**
+ * One pass over the sample, no line array: whitespace (JavaScript's `\s`), code punctuation, and per non-blank line
+ * whether it starts like a log line. The same answer as splitting the sample into lines and counting with regular
+ * expressions (test/unit/estimate.test.ts holds the two equal), at a tenth of the cost on a short note, which a
+ * 100 000-file preview reads 100 000 times.
+ */
 function readContentType(text: string): ContentType {
-  const sample = text.slice(0, SAMPLE_CHARS);
+  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
   const head = sample.trimStart();
   if (head.startsWith('{') || head.startsWith('[{') || head.startsWith('[\n') || head.startsWith('[ ')) return 'json';
-  const lines = sample.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length > 0 && lines.filter((l) => LOG_LINE.test(l)).length / lines.length >= 0.3) return 'logs';
-  const visible = sample.replace(/\s+/g, '').length;
-  const code = sample.match(CODE_CHARS)?.length ?? 0;
+  let lines = 0;
+  let logLines = 0;
+  let spaces = 0;
+  let code = 0;
+  let start = 0;
+  let blank = true;
+  const n = sample.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? sample.charCodeAt(i) : 10;
+    const kind = c < 128 ? ASCII[c] : isSpace(c) ? SPACE : OTHER;
+    if (kind === OTHER) blank = false;
+    else if (kind === CODE) {
+      blank = false;
+      code++;
+    } else if (kind === SPACE) spaces++;
+    else {
+      if (i < n) spaces++;
+      if (!blank) {
+        lines++;
+        LOG_LINE.lastIndex = start;
+        if (LOG_LINE.test(sample)) logLines++;
+      }
+      start = i + 1;
+      blank = true;
+    }
+  }
+  if (lines > 0 && logLines / lines >= 0.3) return 'logs';
+  const visible = n - spaces;
   return visible > 0 && code / visible >= 0.06 ? 'code' : 'prose';
+}
+
+/** What an ASCII character is to the reading: a line break, other whitespace, code punctuation (`{}();=[]<>`), else text. */
+const OTHER = 0;
+const SPACE = 1;
+const BREAK = 2;
+const CODE = 3;
+const ASCII = new Uint8Array(128);
+for (const c of [9, 11, 12, 13, 32]) ASCII[c] = SPACE;
+ASCII[10] = BREAK;
+for (const ch of '{}();=[]<>') ASCII[ch.charCodeAt(0)] = CODE;
+
+/** JavaScript's `\s` (what `trim` and `/\s/` take) beyond ASCII, by character code. */
+function isSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 const BY_EXTENSION: [RegExp, ContentType][] = [

@@ -68,4 +68,51 @@ describe('token estimates calibrated per encoding and content type (estimate.ts)
     assert.equal(estimateTokens('支付失败'.repeat(27), 'cl100k_base'), Math.ceil(108 / 1.04));
     assert.equal(estimateTokens(`${'支付失败'.repeat(27)} the payment failed`), Math.ceil(108 / 1.35 + 19 / 4.2));
   });
+
+  it('the type read in one pass is the one the line-splitting regular expressions read, on real texts and on edge cases', () => {
+    // The reading estimate.ts used before its one-pass loop, kept here as the oracle.
+    const LOG = /^\s*\[?(\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}|\d{2}\/\w{3}\/\d{4}|[A-Z][a-z]{2} +\d{1,2} \d{2}:|(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/;
+    const oracle = (text: string): ContentType => {
+      const sample = text.slice(0, 4096);
+      const head = sample.trimStart();
+      if (head.startsWith('{') || head.startsWith('[{') || head.startsWith('[\n') || head.startsWith('[ ')) return 'json';
+      const lines = sample.split('\n').filter((l) => l.trim() !== '');
+      if (lines.length > 0 && lines.filter((l) => LOG.test(l)).length / lines.length >= 0.3) return 'logs';
+      const visible = sample.replace(/\s+/g, '').length;
+      const code = sample.match(/[{}();=[\]<>]/g)?.length ?? 0;
+      return visible > 0 && code / visible >= 0.06 ? 'code' : 'prose';
+    };
+    const texts = [
+      ...walk(path.join(REPO, 'test', 'fixtures'), /\.(md|log|txt|json|ts|yaml|xml)$/).map((f) => fs.readFileSync(f, 'utf8')),
+      ...walk(path.join(REPO, 'src', 'core', 'trim'), /\.ts$/).map((f) => fs.readFileSync(f, 'utf8')),
+      '',
+      '\n\n\n',
+      ' \u00a0\u2028\u3000\ufeff\r\n\t',
+      'ERROR',
+      'x\nERROR\n\u2028 INFO started\nWARNING\u00a0x\n  [2026-01-01 x\n12/Jan/2026 a\nJan  3 10:00: b\nplain\nplain\nplain',
+      '\r\n2026-01-01T00:00:00 a\r\nprose line\r\nprose line\r\n',
+      'a\n\u2028\nINFOx\nINFO\u2029\n\u000bERROR:\n',
+      '{}();=[]<>'.repeat(3) + ' words and more words here',
+      'fn(a) { return b[c] <= d; }\n',
+      '  [{"a":1}]',
+      '[ 1, 2 ]',
+      '[\n1]',
+      'ERROR\n'.repeat(2000) + 'x'.repeat(5000),
+    ];
+    // Generated lines mixing log heads, blanks, Unicode spaces and punctuation, line by line (seeded: the same every run).
+    let seed = 0x5eed;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const parts = ['ERROR x', 'INFO', ' WARN: y', '2026-11-12 z', '10:00:00 q', '[12/Jan/2026:1', 'Jan 12 10:00: r', 'prose words', 'f(x);', '{a: [b]}', '', ' ', '\t', '\u00a0', '\u2028', '\r', '\u3000WARNING', 'INFOS', 'DEBUGGER'];
+    for (let k = 0; k < 400; k++) {
+      const lines: string[] = [];
+      for (let i = rand(12); i >= 0; i--) lines.push(parts[rand(parts.length)] + (rand(3) === 0 ? parts[rand(parts.length)] : ''));
+      texts.push(lines.join('\n'));
+    }
+    const differ = texts.filter((t) => contentTypeOf(t) !== oracle(t)).map((t) => JSON.stringify(t.slice(0, 80)));
+    assert.deepEqual(differ, []);
+    assert.deepEqual(['logs', 'prose', 'code', 'json'].map((type) => texts.filter((t) => oracle(t) === type).length > 3), [true, true, true, true]);
+  });
 });
