@@ -119,9 +119,17 @@ export function contentTypeOfPath(name: string): ContentType {
   return BY_EXTENSION.find(([re]) => re.test(name))?.[1] ?? 'code';
 }
 
+/** A character from U+1100 up, where the first of the CJK scripts (Hangul's jamo) starts: below it, none is CJK. */
+const BEYOND_CJK_START = /[\u1100-\uffff]/;
+
+/** CJK characters in a text; a text with none from U+1100 up is not matched at all (a match builds an array). */
+function cjkIn(text: string): number {
+  return BEYOND_CJK_START.test(text) ? (text.match(CJK)?.length ?? 0) : 0;
+}
+
 export function estimateTokens(text: string, encoding: EstimateEncoding = 'o200k_base'): number {
   const ratios = CHARS_PER_TOKEN[encoding];
-  const cjk = text.length > SAMPLE_CHARS ? Math.round((text.slice(0, SAMPLE_CHARS).match(CJK)?.length ?? 0) * (text.length / SAMPLE_CHARS)) : (text.match(CJK)?.length ?? 0);
+  const cjk = text.length > SAMPLE_CHARS ? Math.round(cjkIn(text.slice(0, SAMPLE_CHARS)) * (text.length / SAMPLE_CHARS)) : cjkIn(text);
   return Math.ceil(cjk / ratios.cjk + (text.length - cjk) / ratios[contentTypeOf(text)]);
 }
 

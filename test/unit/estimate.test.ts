@@ -67,6 +67,9 @@ describe('token estimates calibrated per encoding and content type (estimate.ts)
     assert.equal(estimateTokens('支付失败'.repeat(27)), Math.ceil(108 / 1.35));
     assert.equal(estimateTokens('支付失败'.repeat(27), 'cl100k_base'), Math.ceil(108 / 1.04));
     assert.equal(estimateTokens(`${'支付失败'.repeat(27)} the payment failed`), Math.ceil(108 / 1.35 + 19 / 4.2));
+    // The scripts' first characters: Hangul's jamo from U+1100 (U+10FF, Georgian, is not CJK), Han's radicals, the
+    // kana, and Han beyond the Basic Multilingual Plane (a surrogate pair: one character, two UTF-16 units).
+    assert.deepEqual(['\u1100', '\u10ff', '\u2e80', '\u3041', '\u30a1', '\u{20000}', 'e\u0301'].map((c) => estimateTokens(c.repeat(100))), [75, 24, 75, 75, 75, 98, 48]);
   });
 
   it('the type read in one pass is the one the line-splitting regular expressions read, on real texts and on edge cases', () => {
