@@ -1,4 +1,5 @@
 /** Worker side: a snapshot from the inputs the host sent (no `vscode`; runs in the worker threads). */
+import { createHash } from 'node:crypto';
 import type { Assembly } from '../../core/chain/assemble';
 import { windowToFitAsync } from '../../core/chain/fit-window';
 import { droppedEvidence } from '../../view-model/dropped';
@@ -131,7 +132,7 @@ interface FitInputs {
   policy: Snapshot['policy'];
 }
 const fitInputs = new Map<string, FitInputs>();
-/** Windows found, by the inputs they were found for (the request, the dropped figures, the envelope): the last few. */
+/** Windows found, by a digest of the inputs they were found for (the request, the dropped figures, the envelope): the last few. */
 const fitFound = new Map<string, number | undefined>();
 const FIT_FOUND_KEPT = 8;
 /** Tickets name an assembly across worker restarts (a fresh worker starts at another number). */
@@ -151,7 +152,8 @@ function fitOf(engine: ContextEngine, assembly: Assembly, snapshot: Snapshot, op
   }
   const sources = dropped.map((d) => d.source);
   const needed = dropped.reduce((n, d) => n + (d.tokens ?? 0), 0);
-  const key = JSON.stringify([assembly.serialized, dropped, snapshot.policy.envelope]);
+  // A digest, not the inputs themselves: the request is megabytes at a large window, and the last few keys are kept.
+  const key = createHash('sha256').update(assembly.serialized).update('\0').update(JSON.stringify([dropped, snapshot.policy.envelope])).digest('hex');
   if (fitFound.has(key)) {
     fitInputs.delete(root);
     const window = fitFound.get(key);
