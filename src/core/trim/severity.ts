@@ -98,10 +98,9 @@ export function statedLevel(line: string): Level | undefined {
   // A level column at the start is the line's own: `… INFO … upstream said [error]` is an info line.
   const leading = CODE_LEVEL[leadingLevelOf(line)];
   if (leading) return leading;
-  // Each pattern holds a literal the line must hold: `=` for logfmt, `[` for a bracketed level.
-  m = line.includes('=') ? LOGFMT_LEVEL.exec(line) : null;
+  m = LOGFMT_LEVEL.exec(line);
   if (m && wordLevel(m[1])) return wordLevel(m[1]);
-  m = line.includes('[') ? BRACKET_LEVEL.exec(line) : null;
+  m = BRACKET_LEVEL.exec(line);
   if (m) return wordLevel(m[1]);
   // Only the head holds a level column; a level word deep in a message is vocabulary.
   m = PLAIN_LEVEL.exec(line.length > HEAD_CHARS ? line.slice(0, HEAD_CHARS) : line);
