@@ -44,6 +44,9 @@ export function correlationId(line: string): string | undefined {
   return CORRELATION.exec(line)?.[1];
 }
 
+/** The largest time a Date holds, in ms either side of the epoch. */
+const MAX_DATE_MS = 8.64e15;
+
 /** The line's timestamp as written, or as ISO 8601 when the log writes epoch numbers (pino, OpenTelemetry). */
 export function timestampOf(line: string): string | undefined {
   const isoMay = mayHoldIsoTime(line);
@@ -56,34 +59,8 @@ export function timestampOf(line: string): string | undefined {
   if (!/^\d+(?:\.\d+)?$/.test(raw)) return raw;
   const digits = raw.split('.')[0].length;
   const ms = digits >= 18 ? Number(raw) / 1e6 : digits >= 15 ? Number(raw) / 1e3 : digits >= 12 ? Number(raw) : Number(raw) * 1000;
-  return Number.isFinite(ms) ? isoOfMs(Math.round(ms)) : raw;
-}
-
-const DAY_MS = 86_400_000;
-/** The UTC day `isoOfMs` last formatted: its first millisecond and its `YYYY-MM-DDT`. */
-let dayStart = -1;
-let dayPrefix = '';
-
-/**
- * `new Date(ms).toISOString()` for an integer `ms`; within the day formatted last (a log's times are close together)
- * the time of day is written by arithmetic, which is exact in UTC (JavaScript time has no leap seconds).
- */
-export function isoOfMs(ms: number): string {
-  if (dayStart >= 0 && ms >= dayStart && ms < dayStart + DAY_MS) {
-    const r = ms - dayStart;
-    return `${dayPrefix}${pad(Math.floor(r / 3_600_000), 2)}:${pad(Math.floor(r / 60_000) % 60, 2)}:${pad(Math.floor(r / 1000) % 60, 2)}.${pad(r % 1000, 3)}Z`;
-  }
-  const iso = new Date(ms).toISOString();
-  // Only years 0000–9999 have this length and a day prefix of 11 characters.
-  if (ms >= 0 && iso.length === 24) {
-    dayStart = ms - (ms % DAY_MS);
-    dayPrefix = iso.slice(0, 11);
-  }
-  return iso;
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
+  // A Date holds ±8.64e15 ms (ECMAScript): a number beyond is kept as written, not a RangeError that ends the scan.
+  return Math.abs(ms) <= MAX_DATE_MS ? new Date(Math.round(ms)).toISOString() : raw;
 }
 
 /** Abbreviated month names, as OTHER_TIME's unanchored forms hold them. */

@@ -110,6 +110,16 @@ function times(format: LogFormat, text: string): number[] {
     });
 }
 
+describe('log trimming: a line the reader cannot parse whole', () => {
+  it('a pino line whose time no Date can hold is kept with its time as written, and the scan goes on', () => {
+    const text = ['{"level":30,"time":1733044800000,"msg":"start"}', '{"level":50,"time":123456789012345678901234567890,"msg":"ledger failed: timeout"}', '{"level":50,"time":1733044800100,"msg":"ledger failed: timeout"}'].join('\n');
+    const out = trimLog(lines(text), options(300));
+    assert.match(out.note, /^kept 1 of 1 error templates/);
+    assert.ok(out.text.includes('"time":123456789012345678901234567890'), out.text);
+    assert.ok(out.text.includes('(first 123456789012345678901234567890, last 2024-12-01T09:20:00.100Z)'), out.text);
+  });
+});
+
 describe('log trimming: stack traces and streaming', () => {
   it('keeps a Python traceback up to the cap, then its closing exception line past the cap', () => {
     const out = trimLog(lines(pythonLog()), options(600));

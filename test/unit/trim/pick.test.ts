@@ -62,6 +62,15 @@ describe('reading log lines', () => {
     assert.equal(timestampOf('no time here'), undefined);
   });
 
+  it('keeps an epoch number no Date can hold as written, at the edge of the range too', () => {
+    assert.equal(timestampOf('{"level":50,"time":123456789012345678901234567890}'), '123456789012345678901234567890');
+    // 18 digits and more are nanoseconds: 8.64e21 ns is the last millisecond a Date holds.
+    assert.equal(timestampOf('{"level":50,"time":8640000000000001000000}'), '8640000000000001000000');
+    assert.equal(timestampOf('{"level":50,"time":8640000000000000000000}'), '+275760-09-13T00:00:00.000Z');
+    assert.equal(timestampOf('{"level":50,"time":-8640000000000000000000}'), undefined);
+    assert.equal(timestampOf('ts=99999999999999999999 level=error msg=x'), '5138-11-16T09:46:40.000Z');
+  });
+
   it('reads correlation and trace ids, and the message with the error detail', () => {
     assert.equal(correlationId('… [corr=2c81d0f4-6a3e-4b17-8e52-91f0c4a7d3b6] 400'), '2c81d0f4-6a3e-4b17-8e52-91f0c4a7d3b6');
     assert.equal(correlationId('{"TraceId":"5b8efff798038103d269b633813fc60c"}'), '5b8efff798038103d269b633813fc60c');
