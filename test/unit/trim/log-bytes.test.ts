@@ -321,6 +321,19 @@ for (const mode of ['always', 'never'] as const) {
       });
     }
 
+    it('the fixture logs with out-of-range numbers: epoch times no date holds, 400 digits, exponents', () => {
+      const hostile = ['123456789012345678901234567890', '9'.repeat(400), '1e999', '-0', '0.0000001'];
+      for (const format of ['pino', 'slog', 'otel', 'logfmt'] as const) {
+        let k = 0;
+        const text = log(format)
+          .split('\n')
+          .map((line, i) => (i % 3 === 0 ? line.replace(/\b\d+(?:\.\d+)?\b/g, () => hostile[k++ % hostile.length]) : line))
+          .join('\n');
+        const scan = bothWays(write(`hostile-${format}.log`, text), { bytes: true });
+        assert.ok(scan.errors > 0, `${format}: errors still found`);
+      }
+    });
+
     it('the Python and Java fixture logs', () => {
       bothWays(write('python.log', pythonLog()), { bytes: true });
       bothWays(write('java.log', javaLog()), { bytes: true });
