@@ -107,7 +107,7 @@ describe('the template miner re-uses the tokens of a message repeated (templates
   });
 });
 
-describe('statedLevel tries the logfmt and bracket patterns only on lines holding their `=` and `[`', () => {
+describe('statedLevel reads logfmt and bracketed levels only with their `=` and `[`', () => {
   it('still reads the levels those patterns read, and nothing on lines without them', () => {
     assert.equal(statedLevel('ts=1 level=error msg="boom"'), 'error');
     assert.equal(statedLevel('ts=1 LVL=warn msg=slow'), 'warn');
