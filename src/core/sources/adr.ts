@@ -217,7 +217,9 @@ export function normalizeDate(text: string): string | null | undefined {
   const dmy = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(text.trim());
   const [y, mo, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
   if (!y) return undefined;
-  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  // setUTCFullYear, not Date.UTC, which reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
   if (date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)) return undefined;
   return date.toISOString().slice(0, 10);
 }

@@ -45,6 +45,8 @@ describe('ADR parsing, piece by piece', () => {
       ['2024-02-14', '14/02/2024', '4/3/2025', '12.04.2021', '31/02/2024', '2024-13-01', 'last Tuesday', '{YYYY-MM-DD when the decision was last updated}'].map(normalizeDate),
       ['2024-02-14', '2024-02-14', '2025-03-04', '2021-04-12', undefined, undefined, undefined, null],
     );
+    // The years 0–99 are those years, not 1900–1999.
+    assert.deepEqual(['0000-01-01', '0099-12-31', '31/12/0050', '0100-01-01'].map(normalizeDate), ['0000-01-01', '0099-12-31', '0050-12-31', '0100-01-01']);
   });
 
   it('splits references: links, lists of ids, or one title', () => {
