@@ -64,6 +64,18 @@ export class RelevanceIndex {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
   private readonly sumLengths = new Array<number>(FIELDS.length).fill(0);
+  /**
+   * Each word as `eachWord` gives it, once seen: its id in `wordTerm` (the id of its term, -1 for none: a stop word, a
+   * number, a single letter) and `wordSeen` (the last field it was counted in). A word is made a term once, not on
+   * every occurrence in every document. Only a memo: cleared, between documents, past WORD_MEMO words.
+   */
+  private readonly wordIds = new Map<string, number>();
+  private wordTerm: Int32Array = new Int32Array(1024);
+  private wordSeen: Uint32Array = new Uint32Array(1024);
+  /** The field being tokenised, counted from 1 (`wordSeen` holds 0 for a word not yet counted in any). */
+  private field = 0;
+  /** Counts by `termId << 3 | field` while a document is tokenised, all zero between documents. */
+  private counts: Uint32Array = new Uint32Array(8192);
   /** Whether an entry was added, replaced or removed since the index was created or restored. */
   changed = false;
   /** How many upserts reused an entry, and how many tokenised a document. */
@@ -220,39 +232,90 @@ export class RelevanceIndex {
     this.changed = true;
   }
 
+  /**
+   * Each field's words: its length (distinct words, stop words included, as MiniSearch counted) and its terms' counts,
+   * in one pass over its words: each word is looked up once in the word memo, counted in `counts` (reset after).
+   */
+  private tokenise(fields: string[]): { lengths: number[]; postings: Uint32Array } {
+    if (this.wordIds.size > WORD_MEMO || this.field > 0xfffffff0) this.forgetWords();
+    const lengths: number[] = [];
+    const touched: number[] = [];
+    for (let f = 0; f < fields.length; f++) {
+      const mark = ++this.field;
+      let distinct = 0;
+      eachWord(fields[f], (word) => {
+        const w = this.wordId(word);
+        if (this.wordSeen[w] !== mark) {
+          this.wordSeen[w] = mark;
+          distinct++;
+        }
+        const t = this.wordTerm[w];
+        if (t < 0) return;
+        const key = (t << 3) | f;
+        if (key >= this.counts.length) this.counts = grown(this.counts, Math.max(2 * this.counts.length, key + 1)) as Uint32Array;
+        if (this.counts[key]++ === 0) touched.push(key);
+      });
+      lengths.push(distinct);
+    }
+    touched.sort((a, b) => a - b);
+    const postings = new Uint32Array(touched.length * 2);
+    for (let i = 0; i < touched.length; i++) {
+      const key = touched[i];
+      postings[2 * i] = key;
+      postings[2 * i + 1] = this.counts[key];
+      this.counts[key] = 0;
+    }
+    return { lengths, postings };
+  }
+
+  /** The id of `word` in the word memo, made (with its term) on first sight. */
+  private wordId(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id !== undefined) return id;
+    id = this.wordIds.size;
+    if (id === this.wordTerm.length) {
+      this.wordTerm = grown(this.wordTerm, id * 2) as Int32Array;
+      this.wordSeen = grown(this.wordSeen, id * 2) as Uint32Array;
+    }
+    const term = processTerm(word);
+    this.wordTerm[id] = term === null ? -1 : this.termId(term);
+    // A word is a slice of the document's text: kept as a key, it would keep that whole text alive.
+    this.wordIds.set(detached(word), id);
+    return id;
+  }
+
+  private forgetWords(): void {
+    this.wordIds.clear();
+    this.wordTerm = new Int32Array(1024);
+    this.wordSeen = new Uint32Array(1024);
+    this.field = 0;
+  }
+
   private termId(term: string): number {
     let id = this.termIds.get(term);
     if (id === undefined) {
       id = this.terms.length;
-      this.terms.push(term);
-      this.termIds.set(term, id);
+      const own = detached(term);
+      this.terms.push(own);
+      this.termIds.set(own, id);
     }
     return id;
   }
+}
 
-  /** Each field's words: its length (distinct words, stop words included, as MiniSearch counted) and its terms' counts. */
-  private tokenise(fields: string[]): { lengths: number[]; postings: Uint32Array } {
-    const lengths: number[] = [];
-    const counts = new Map<number, number>();
-    for (let f = 0; f < fields.length; f++) {
-      const distinct = new Set<string>();
-      eachWord(fields[f], (word) => {
-        distinct.add(word);
-        const term = processTerm(word);
-        if (term === null) return;
-        const key = (this.termId(term) << 3) | f;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      });
-      lengths.push(distinct.size);
-    }
-    const keys = [...counts.keys()].sort((a, b) => a - b);
-    const postings = new Uint32Array(keys.length * 2);
-    keys.forEach((k, i) => {
-      postings[2 * i] = k;
-      postings[2 * i + 1] = counts.get(k)!;
-    });
-    return { lengths, postings };
-  }
+/** How many distinct words the word memo holds before it starts again (some 25 MB at most). */
+const WORD_MEMO = 1 << 18;
+
+/** `a` copied into a larger array of the same kind, of `length` elements. */
+function grown(a: Int32Array | Uint32Array, length: number): Int32Array | Uint32Array {
+  const out = a instanceof Int32Array ? new Int32Array(length) : new Uint32Array(length);
+  out.set(a);
+  return out;
+}
+
+/** A copy of a short string that holds no larger string alive (V8 keeps a slice's parent). */
+function detached(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
 
 function invDocFreq(matching: number, total: number): number {

@@ -32,6 +32,20 @@ describe('the relevance index', () => {
     assert.equal(kept.size, 3);
   });
 
+  it('scores the same whatever the order documents came in, its word memo cleared on the way (over 2^18 distinct words)', () => {
+    // 300 000 distinct words (`w0` … `w6hgf`, all terms) in one document: the memo starts again while the others come in.
+    const many = doc('big.md', 'Word list', Array.from({ length: 300_000 }, (_, i) => `w${i.toString(36)}`).join(' ') + ' payment retries payment');
+    const small = [doc('a.md', 'Payment retries', 'retry payment timeout gateway Payment'), doc('b.md', 'Runbook', 'payment rollback steps, the paymentGateway retry'), doc('c.md', 'Ledger', 'ledger entries w1 w2 w3')];
+    const first = new RelevanceIndex([many, ...small]);
+    const last = new RelevanceIndex([...small, many]);
+    const between = new RelevanceIndex([small[0], many, small[1], small[2]]);
+    const words = ['payment', 'retry', 'gateway', 'w2', 'wzz'];
+    const expected = [...last.match(words)].sort();
+    assert.deepEqual([...first.match(words)].sort(), expected);
+    assert.deepEqual([...between.match(words)].sort(), expected);
+    assert.deepEqual(expected.map(([p, m]) => [p, m.words]), [['a.md', ['payment', 'retry', 'gateway']], ['b.md', ['payment', 'retry', 'gateway']], ['big.md', ['payment', 'retry', 'w2', 'wzz']], ['c.md', ['w2']]]);
+  });
+
   it('is updated file by file: upsert replaces, an unchanged upsert is a no-op, remove and retain drop', () => {
     const index = new RelevanceIndex([doc('a.md', 'Redis locks', 'lock carts'), doc('b.md', 'Kafka', 'events')]);
     assert.equal(index.size, 2);
