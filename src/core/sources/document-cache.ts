@@ -56,7 +56,7 @@ function keyOf(root: string, file: DocumentStamp, isDecision: boolean): string {
  * A copy that shares nothing a caller can change with the original: its lists and warnings copied, a decision record
  * cloned whole. structuredClone of every document was a tenth of a 10 000-note preview.
  */
-function copyOf(doc: DocumentFile): DocumentFile {
+export function copyOf(doc: DocumentFile): DocumentFile {
   const out = { ...doc };
   if (doc.components) out.components = [...doc.components];
   if (doc.tags) out.tags = [...doc.tags];

@@ -2,6 +2,7 @@ import { holdsSecret } from '../redact/apply';
 import { mapStrings } from '../redact/map-strings';
 import { HINT } from '../redact/rules';
 import type { DocumentFile } from './documents';
+import { copyOf } from './document-cache';
 import { OverLimit } from '../errors';
 
 /**
@@ -24,14 +25,20 @@ export interface DocumentStore {
   save(bytes: Uint8Array): void;
 }
 
-/** One kept version: its stamp, and its parsed document as JSON bytes (parsed when it is asked for, not before). */
+/**
+ * One kept version: its stamp, and its parsed document: as the JSON bytes it was saved as (parsed when it is asked
+ * for, not before), or, kept in this run, as a copy of it as parsed (serialised on save: encoding every document when
+ * it was read held a second copy of 100 000 notes' text, in 100 000 buffers, for the whole run).
+ */
 interface Kept {
   size: number;
   mtimeMs: number;
   decision: boolean;
   /** The saved line (`[path,size,mtime,decision]\t{document}`) and where its document starts in it. */
-  line: Uint8Array;
+  line?: Uint8Array;
   at: number;
+  /** Kept in this run: the document as parsed (copyOf: sharing nothing the chain can change). */
+  copy?: DocumentFile;
   /** Parsed by `knows`, handed over by the next `get`. */
   doc?: DocumentFile;
 }
@@ -77,9 +84,10 @@ export class KeptDocuments {
 
   /** The saved document of `k`; one that does not parse as a document of `path` is forgotten. */
   private parsed(path: string, k: Kept): DocumentFile | undefined {
+    if (k.copy) return copyOf(k.copy);
     let doc: unknown;
     try {
-      doc = JSON.parse(decoder.decode(k.line.subarray(k.at)));
+      doc = JSON.parse(decoder.decode(k.line!.subarray(k.at)));
     } catch {
       doc = undefined;
     }
@@ -95,11 +103,8 @@ export class KeptDocuments {
       if (this.entries.delete(path)) this.changed = true;
       return;
     }
-    // Serialised now, as parsed: what the chain does to the document afterwards is not kept.
-    // One encoding of the whole line; its document starts after the head's UTF-8 bytes.
-    const head = JSON.stringify([path, size, mtimeMs, decision]) + '\t';
-    const line = encoder.encode(head + JSON.stringify(doc) + '\n');
-    this.entries.set(path, { size, mtimeMs, decision, line, at: utf8Length(head) });
+    // Copied now, as parsed: what the chain does to the document afterwards is not kept.
+    this.entries.set(path, { size, mtimeMs, decision, at: 0, copy: copyOf(doc) });
     this.seen.add(path);
     this.changed = true;
   }
@@ -114,8 +119,9 @@ export class KeptDocuments {
     let length = parts[0].length;
     for (const [path, k] of this.entries) {
       if (!this.seen.has(path)) continue;
-      parts.push(k.line);
-      length += k.line.length;
+      const line = k.line ?? encoder.encode(`${JSON.stringify([path, k.size, k.mtimeMs, k.decision])}\t${JSON.stringify(k.copy)}\n`);
+      parts.push(line);
+      length += line.length;
     }
     const out = new Uint8Array(length);
     let at = 0;
@@ -167,21 +173,6 @@ export class KeptDocuments {
     for (const path of this.entries.keys()) if (!this.seen.has(path)) return true;
     return false;
   }
-}
-
-/** How many bytes `text` takes in UTF-8 (what TextEncoder gives: a lone surrogate is 3 bytes, U+FFFD). */
-export function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 function isDocument(x: unknown, path: string): x is DocumentFile {
