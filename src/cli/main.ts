@@ -24,6 +24,7 @@ import { previousRecord } from './record-folder';
 import { gatewayCommand, GATEWAY_USAGE } from './gateway-command';
 import { workspaceFolders } from './workspaces';
 import { diskHost, installDiskHost } from '../host/disk';
+import { progressLine } from './progress-line';
 import { openIndex, saveIndex } from '../core/relevance/persist';
 import { workspaceDocumentStore, workspaceIndexStore } from './index-store';
 import { openDocuments, saveDocuments } from '../core/sources/kept-documents';
@@ -103,7 +104,7 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
   return n;
 }
 
-function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string) => void = () => {}): number {
+function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string) => void = () => {}, status?: (s: string) => void): number {
   const v = parse(argv, PREVIEW_OPTIONS);
   if (v.help) {
     stdout(USAGE + '\n');
@@ -118,7 +119,7 @@ function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string
   // One folder: its preview as it always was. Several (--workspace once per folder, or a .code-workspace file): one
   // engine per folder, each named in the output, each record in its own folder under --out.
   if (given.length === 1 && !given[0].endsWith('.code-workspace')) {
-    const result = previewFolder(path.resolve(given[0]), v, shape, out, stderr);
+    const result = previewFolder(path.resolve(given[0]), v, shape, out, stderr, status);
     if (v.json) stdout(JSON.stringify({ request: result.request, manifest: result.manifest, trace: result.trace }) + '\n');
     else {
       stdout(result.trace);
@@ -127,7 +128,7 @@ function preview(argv: string[], stdout: (s: string) => void, stderr: (s: string
     return 0;
   }
   const folders = workspaceFolders(given);
-  const results = folders.map((f) => ({ ...f, result: previewFolder(f.root, v, shape, out && path.join(out, folderDir(f.name)), stderr) }));
+  const results = folders.map((f) => ({ ...f, result: previewFolder(f.root, v, shape, out && path.join(out, folderDir(f.name)), stderr, status) }));
   if (v.json) stdout(JSON.stringify({ folders: results.map(({ name, root, result }) => ({ name, root, request: result.request, manifest: result.manifest, trace: result.trace })) }) + '\n');
   else {
     stdout(results.map(({ name, root, result }) => `== folder ${name} (${root}) ==\n${result.trace}`).join('\n'));
@@ -143,7 +144,7 @@ export function folderDir(name: string): string {
 }
 
 /** One folder's preview, through its engine; its record written to `out` when given. */
-function previewFolder(root: string, v: Record<string, string | boolean | undefined>, shape: WireShape, out: string | undefined, stderr: (s: string) => void) {
+function previewFolder(root: string, v: Record<string, string | boolean | undefined>, shape: WireShape, out: string | undefined, stderr: (s: string) => void, status?: (s: string) => void) {
   // The relevance index is kept between runs in the user's cache folder (index-store.ts), never in the workspace: a
   // file whose path, size, mtime and text are unchanged is not tokenised again; one that does not check out is rebuilt.
   const store = workspaceIndexStore(root);
@@ -153,13 +154,21 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   const documentStore = workspaceDocumentStore(root);
   const { documents, warning: unread } = openDocuments(documentStore);
   if (unread) stderr(`ctxctl: note: ${unread}\n`);
-  const engine = new ContextEngine(diskHost, { root, relevance: kept.index });
+  // On a terminal, a long preview says where it stands (progress-line.ts), on a line cleared before anything else is printed.
+  const line = status ? progressLine(status) : undefined;
+  const engine = new ContextEngine(line ? { ...diskHost, progress: line.step } : diskHost, { root, relevance: kept.index });
   const policy = resolvePolicy(engine.policy(v.policy as string | undefined), { maxInput: positiveInt(v['max-input'], '--max-input') });
   const previousPrefixHash = out ? previousRecord(out).prefixHash : undefined;
-  const { assembly: result } = engine.preview(
-    { reader: diskReader(root), kept: documents, task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
-    { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
-  );
+  let previewed: ReturnType<ContextEngine['preview']>;
+  try {
+    previewed = engine.preview(
+      { reader: diskReader(root), kept: documents, task: v.task as string, policy, sessionFile: v.session as string | undefined, component: v.component as string | undefined, changes: v['no-git'] ? false : undefined, toolResults: ((v['tool-result'] ?? []) as unknown as string[]).map(parseToolResultArg), overrides: overrideFlags(v, root) },
+      { model: v.model as string | undefined, shape, encoding: v.encoding as string | undefined, previousPrefixHash },
+    );
+  } finally {
+    line?.done();
+  }
+  const result = previewed.assembly;
   const unsaved = saveIndex(kept.index, store);
   if (unsaved) stderr(`ctxctl: note: ${unsaved}\n`);
   // Kept documents only save work: a cache folder that cannot be written costs the next run a re-read, and is told by
@@ -171,16 +180,17 @@ function previewFolder(root: string, v: Record<string, string | boolean | undefi
   return result;
 }
 
-type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
+/** `status`: a status line on a terminal (stderr), only when it is one; a test's or a pipe's Io has none. */
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void; status?: (s: string) => void };
 const COMMANDS: Record<string, (argv: string[], stdout: (s: string) => void) => number> = { preview, session: sessionCommand, index: indexCommand, inspect: inspectCommand, offload: offloadCommand, setup: setupCommand };
 /** Commands that stream (send): they get both streams and finish later. */
 const ASYNC_COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { send, mcp: mcpCommand, hook: hookCommand, statusline: statuslineCommand, compare: compareCommand, check: checkCommand, gateway: gatewayCommand };
 
 /** Run the CLI; returns the exit code. Exported for tests. */
-export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) }): number | Promise<number> {
+export function run(argv: string[], raw: Io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s), ...(process.stderr.isTTY ? { status: (s: string) => void process.stderr.write(s) } : {}) }): number | Promise<number> {
   const [command, ...rest] = argv;
   // Everything printed passes the redaction rule set, like every file written.
-  const io: Io = { ...raw, stdout: redactingWriter(raw.stdout), stderr: redactingWriter(raw.stderr) };
+  const io: Io = { ...raw, stdout: redactingWriter(raw.stdout), stderr: redactingWriter(raw.stderr), ...(raw.status ? { status: redactingWriter(raw.status) } : {}) };
   try {
     if (!command || command === '--help' || command === '-h' || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -191,7 +201,7 @@ export function run(argv: string[], raw: Io = { stdout: (s: string) => void proc
     const handler = COMMANDS[command];
     if (!handler) throw new UsageError(`unknown command "${command}"; commands: ${[...Object.keys(COMMANDS), ...Object.keys(ASYNC_COMMANDS)].join(', ')}`);
     // preview also notes on stderr what became of the kept relevance index.
-    return handler === preview ? preview(rest, io.stdout, io.stderr) : handler(rest, io.stdout);
+    return handler === preview ? preview(rest, io.stdout, io.stderr, io.status) : handler(rest, io.stdout);
   } catch (e) {
     return failed(e, io);
   }

@@ -108,7 +108,22 @@ export interface Host {
    * the synchronous one. Absent: the chain's counter is the only one.
    */
   countTokens?(text: string): Promise<number>;
+  /**
+   * Where a long step stands (a scan, the documents read, the ranking), called every PROGRESS_EVERY items: the CLI
+   * shows it on a terminal. Absent: nobody is told.
+   */
+  progress?(step: Progress): void;
 }
+
+/** One report of a long step: how many of its items are done, of how many when that is known. */
+export interface Progress {
+  step: 'scan' | 'read' | 'rank';
+  done: number;
+  total?: number;
+}
+
+/** A step reports once per this many items (a power of two: `(n & (PROGRESS_EVERY - 1)) === 0`). */
+export const PROGRESS_EVERY = 1024;
 
 const scoped = new AsyncLocalStorage<Host>();
 let fallback: Host | undefined;
@@ -130,6 +145,12 @@ export function host(): Host {
   const h = scoped.getStore() ?? fallback;
   if (!h) throw new Error('no Host: call src/core through a ContextEngine (new ContextEngine(host, folder)), or set a default with useDefaultHost(diskHost) (src/host/disk.ts) first (the unit tests run with --require out/test/unit/host-setup.js)');
   return h;
+}
+
+/** Who is told where a long step stands: the current host's `progress`, if there is a host and it has one. */
+export function progressOf(): ((step: Progress) => void) | undefined {
+  const h = scoped.getStore() ?? fallback;
+  return h?.progress?.bind(h);
 }
 
 const FS_METHODS = [
