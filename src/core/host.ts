@@ -142,15 +142,26 @@ export function useDefaultHost(host: Host | undefined): Host | undefined {
 
 /** The host of the current call: the engine's (withHost), else the default. Throws a clear error when there is neither. */
 export function host(): Host {
-  const h = scoped.getStore() ?? fallback;
+  const h = current();
   if (!h) throw new Error('no Host: call src/core through a ContextEngine (new ContextEngine(host, folder)), or set a default with useDefaultHost(diskHost) (src/host/disk.ts) first (the unit tests run with --require out/test/unit/host-setup.js)');
   return h;
 }
 
-/** Who is told where a long step stands: the current host's `progress`, if there is a host and it has one. */
-export function progressOf(): ((step: Progress) => void) | undefined {
-  const h = scoped.getStore() ?? fallback;
-  return h?.progress?.bind(h);
+function current(): Host | undefined {
+  return scoped.getStore() ?? fallback;
+}
+
+/**
+ * Count one long step's items, telling the current host every PROGRESS_EVERY of them (`progress`): call the result
+ * once per item. Undefined when there is no host or it has no `progress`: nobody is told.
+ */
+export function progressCounter(step: Progress['step'], total?: number): (() => void) | undefined {
+  const h = current();
+  if (!h?.progress) return undefined;
+  let done = 0;
+  return () => {
+    if ((++done & (PROGRESS_EVERY - 1)) === 0) h.progress!({ step, done, ...(total === undefined ? {} : { total }) });
+  };
 }
 
 const FS_METHODS = [

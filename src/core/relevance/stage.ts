@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { progressOf, PROGRESS_EVERY } from '../host';
+import { progressCounter } from '../host';
 import type { RelevanceContext } from '../chain/prune';
 import { headingsOf } from '../sources/documents';
 import type { Snapshot } from '../sources/snapshot';
@@ -48,10 +48,9 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
   index.retain(docs.map((d) => d.path));
   // Keyed by the file's version too: a kept index (persist.ts) reuses an entry only for the same path, size, mtime and text.
   const stamps = new Map(snapshot.files.map((f) => [f.path, f]));
-  const progress = progressOf();
-  let ranked = 0;
+  const countRanked = progressCounter('rank', docs.length);
   for (const d of docs) {
-    if (progress && (++ranked & (PROGRESS_EVERY - 1)) === 0) progress({ step: 'rank', done: ranked, total: docs.length });
+    countRanked?.();
     const f = stamps.get(d.path);
     index.upsert(d, f?.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : undefined);
   }

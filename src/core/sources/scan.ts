@@ -1,4 +1,4 @@
-import { progressOf, hostFs as fs, PROGRESS_EVERY, type HostStats, type HostDirent } from '../host';
+import { hostFs as fs, progressCounter, type HostStats, type HostDirent } from '../host';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { InputError } from '../errors';
@@ -98,7 +98,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
     realRoot = path.resolve(root);
   }
   const visited = new Set<string>();
-  const progress = progressOf();
+  const countScanned = progressCounter('scan');
   // `dirRel` is rel(root, dir), carried down: an entry's path is its folder's and its name (rel() on each of 100 000
   // files, path.relative and a split, was a tenth of a warm scan).
   const walk = (dir: string, dirRel: string, real: string, rules: { base: string; ig: Ignore }[]) => {
@@ -193,7 +193,7 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
         continue;
       }
       files.push({ path: relPath, size: stat.size, mtimeMs: stat.mtimeMs });
-      if (progress && (files.length & (PROGRESS_EVERY - 1)) === 0) progress({ step: 'scan', done: files.length });
+      countScanned?.();
     }
   };
   walk(root, '', realRoot, []);

@@ -1,4 +1,4 @@
-import { progressOf, hostFs as fs, PROGRESS_EVERY } from '../host';
+import { hostFs as fs, progressCounter } from '../host';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
@@ -232,10 +232,9 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   };
 
   const isPastedTask = task.source === 'task' ? pastedTask(task.text) : undefined;
-  const progress = progressOf();
-  let seen = 0;
+  const countRead = progressCounter('read', scan.files.length);
   for (const file of scan.files) {
-    if (progress && (++seen & (PROGRESS_EVERY - 1)) === 0) progress({ step: 'read', done: seen, total: scan.files.length });
+    countRead?.();
     const p = file.path;
     if (p === task.source || p === sessionRel || p.startsWith('.context/')) continue;
     const family = instructionFamily(p);
