@@ -5,6 +5,7 @@ import { severityOf } from './severity';
 import { TemplateMiner, templateText, type Cluster } from './templates';
 import type { LineIndex } from './byte-lines';
 import { scanFileBytes } from './log-bytes';
+import { LEVEL_INFO, leadingLevelOf } from './level-column';
 import type { Lines } from './types';
 
 /**
@@ -87,7 +88,11 @@ function scanFile(abs: string): LogScan | undefined {
 
 function scanLines(lines: Lines): LogScan {
   const scanner = new ErrorScanner();
-  for (const line of lines()) scanner.line(line);
+  // As pass 1 on bytes does (log-bytes.ts): a line whose leading column says INFO is counted, not classified.
+  for (const line of lines()) {
+    if (leadingLevelOf(line) === LEVEL_INFO) scanner.info(1);
+    else scanner.line(line);
+  }
   return scanner.result();
 }
 

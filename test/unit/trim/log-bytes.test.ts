@@ -364,6 +364,14 @@ for (const mode of ['always', 'never'] as const) {
       bothWays(write('mixed.log', lines.join('\n') + '\n'), { bytes: true });
     });
 
+    it('a leading INFO column is the line’s level on both paths, whatever marks follow it', () => {
+      // The stream read these as errors (a CI or npm mark after a first word ending in Z) where the bytes read info.
+      const odd = ['INFO:Z ##[error]x', 'INFO|Z npm ERR! x', '2026-11-12:INFO-Z ::error::x'];
+      const text = ['2026-11-12 08:00:00 INFO start', ...odd, '2026-11-12 08:00:01 ERROR failed', '2026-11-12T08:00:02Z ##[error]a mark, no column'].join('\n');
+      const scan = bothWays(write('marks.log', text), { bytes: true });
+      assert.deepEqual([scan.total, scan.errors, scan.warnings], [6, 2, 0]);
+    });
+
     it('gives way to the stream when a private key block is in the log (the redactor drops its lines)', () => {
       const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA' + 'x'.repeat(48), '-----END RSA PRIVATE KEY-----'];
       const text = ['2026-11-12 08:00:00 INFO start', ...key, '2026-11-12 08:00:01 ERROR failed after the key', '2026-11-12 08:00:02 INFO done'].join('\n');
