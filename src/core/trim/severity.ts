@@ -38,7 +38,7 @@ const JSON_LEVEL_PINO = /"level"\s*:\s*(\d{2})\s*[,}]/;
 const JSON_LEVEL_OTEL = /"(?:severity_?number|SeverityNumber)"\s*:\s*(\d{1,2})\s*[,}]/i;
 const LOGFMT_LEVEL = new RegExp(`(?:^|\\s)(?:${alternation(LOGFMT_LEVEL_KEYS.map(escapeRe))})="?(\\w+)`, 'i');
 /** GitHub Actions annotations and GitLab / generic CI markers. */
-const CI_MARK = /^(?:\S+Z )?##\[(error|warning)\]|^(?:\S+Z )?::(error|warning)\b/;
+export const CI_MARK = /^(?:\S+Z )?##\[(error|warning)\]|^(?:\S+Z )?::(error|warning)\b/;
 
 /** Failures that carry no level: an uncaught Python traceback, a Java thread death, a Go panic, a non-zero exit. */
 const UNCAUGHT = /^(?:Traceback \(most recent call last\):|Exception in thread "|panic: |fatal error: |Segmentation fault|Killed$)/;
@@ -59,7 +59,7 @@ const WARN_WORDS = /\b(?:warn(?:ing)?s?|deprecat(?:ed|ion)|retry(?:ing)?|retries
 /** A line that reports a success is not evidence, whatever else it says (`cupsd shutdown succeeded`, `0 errors`). */
 const SUCCESS = /\bsucce(?:ed|eded|ss|ssful|ssfully)\b|\b(?:0|no) (?:errors?|failures?|warnings?)\b/i;
 /** npm and pnpm write their own level words. */
-const NPM_LEVEL = /^(?:\S+Z )?(?:npm|pnpm) (ERR!|error|WARN|warn)(?=\s|$)/;
+export const NPM_LEVEL = /^(?:\S+Z )?(?:npm|pnpm) (ERR!|error|WARN|warn)(?=\s|$)/;
 
 function wordLevel(w: string): Level | undefined {
   return levelOfWord(w);
@@ -67,6 +67,18 @@ function wordLevel(w: string): Level | undefined {
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Whether CI_MARK or NPM_LEVEL can match: each starts with `##[`, `::`, `npm ` or `pnpm `, at the line's start or
+ * after its first run of non-space characters when that run ends in `Z ` (so the first `Z ` of the line).
+ */
+export function mayMarkCi(line: string, c: number): boolean {
+  if (c === 35 /* # */ || c === 58 /* : */ || c === 110 /* n */ || c === 112 /* p */) return true;
+  const z = line.indexOf('Z ');
+  if (z < 1) return false;
+  const after = line.charCodeAt(z + 2);
+  return after === 35 || after === 58 || after === 110 || after === 112;
 }
 
 /** The level the line states, if it states one. */
@@ -81,20 +93,35 @@ export function statedLevel(line: string): Level | undefined {
     if (otel) return otelLevel(Number(otel[1]));
     return undefined;
   }
-  let m = CI_MARK.exec(line);
-  if (m) return (m[1] ?? m[2]) === 'error' ? 'error' : 'warn';
-  m = NPM_LEVEL.exec(line);
-  if (m) return /^(?:ERR!|error)$/.test(m[1]) ? 'error' : 'warn';
-  m = CBS_LEVEL.exec(line);
-  if (m) return m[1] === 'Error' ? 'error' : m[1] === 'Warning' ? 'warn' : 'info';
-  m = LOGCAT.exec(line);
-  if (m) return letterLevel(m[1] ?? m[2]);
-  m = KLOG.exec(line);
-  if (m) return letterLevel(m[1]);
-  m = SYSLOG_PRI.exec(line);
-  if (m) return syslogLevel(Number(m[1]));
-  m = JOURNALD_PRI.exec(line);
-  if (m) return syslogLevel(Number(m[1]));
+  // Each anchored format is tried only when the line starts as it must (what its expression needs first), the
+  // same answers without running seven expressions on every line.
+  let m: RegExpExecArray | null;
+  if (mayMarkCi(line, c)) {
+    m = CI_MARK.exec(line);
+    if (m) return (m[1] ?? m[2]) === 'error' ? 'error' : 'warn';
+    m = NPM_LEVEL.exec(line);
+    if (m) return /^(?:ERR!|error)$/.test(m[1]) ? 'error' : 'warn';
+  }
+  if (c >= 48 && c <= 57 /* 0-9 */) {
+    m = CBS_LEVEL.exec(line);
+    if (m) return m[1] === 'Error' ? 'error' : m[1] === 'Warning' ? 'warn' : 'info';
+  }
+  if ((c >= 48 && c <= 57) || line.charCodeAt(1) === 47 /* / */) {
+    m = LOGCAT.exec(line);
+    if (m) return letterLevel(m[1] ?? m[2]);
+  }
+  if (c === 73 || c === 87 || c === 69 || c === 70 /* I W E F */) {
+    m = KLOG.exec(line);
+    if (m) return letterLevel(m[1]);
+  }
+  if (c === 60 /* < */) {
+    m = SYSLOG_PRI.exec(line);
+    if (m) return syslogLevel(Number(m[1]));
+  }
+  if (c === 80 /* P */) {
+    m = JOURNALD_PRI.exec(line);
+    if (m) return syslogLevel(Number(m[1]));
+  }
   // A level column at the start is the line's own: `… INFO … upstream said [error]` is an info line.
   const leading = CODE_LEVEL[leadingLevelOf(line)];
   if (leading) return leading;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { collapseSpaces, ISO_TIME, mayHoldIsoTime, mayHoldOtherTime, messageOf, OTHER_TIME } from '../../../src/core/trim/log-parse';
 import { TemplateMiner, templateText } from '../../../src/core/trim/templates';
 import { mayHoldSecret } from '../../../src/core/redact/prefilter';
-import { statedLevel } from '../../../src/core/trim/severity';
+import { CI_MARK, mayMarkCi, NPM_LEVEL, statedLevel } from '../../../src/core/trim/severity';
 import { HINT } from '../../../src/core/redact/rules';
 import { javaLog, log, pythonLog } from './log-fixtures';
 import { REPO } from '../helpers';
@@ -54,6 +54,22 @@ describe('pass 1 fast paths (log-parse.ts, prefilter.ts): the same answers as th
       assert.equal(ISO_TIME.test(l), false, l);
     }
     assert.ok(skipped > 100, `${skipped}`);
+  });
+
+  it('mayMarkCi is false only where neither CI_MARK nor NPM_LEVEL matches, and the marks still read after a Z time', () => {
+    const edges = ['2026-12-01T10:00:03.000Z ##[error]boom', '2026-12-01T10:00:03Z ::warning file=a.ts::x', '2026-12-01T10:00:03.000Z npm ERR! code E404', '2026Z pnpm warn x', 'ZZ ##[warning]x', 'Z ##[error]x', 'xZ\t##[error]x', 'a b Z ##[error]x', '2026-12-01T10:00:03.000Z INFO npm warn x', '##[error]x', '::error::x', 'npm warn x', 'pnpm ERR! x'];
+    let skipped = 0;
+    for (const l of [...all, ...edges]) {
+      const c = l.charCodeAt(0);
+      if (mayMarkCi(l, c)) continue;
+      skipped++;
+      assert.equal(CI_MARK.test(l) || NPM_LEVEL.test(l), false, l);
+    }
+    assert.ok(skipped > 100, `${skipped}`);
+    assert.deepEqual(
+      edges.map((l) => statedLevel(l)),
+      ['error', 'warn', 'error', 'warn', 'warn', 'error', 'error', 'error', 'info', 'error', 'error', 'warn', 'error'],
+    );
   });
 
   it('mayHoldOtherTime is false only where OTHER_TIME finds nothing', () => {
