@@ -13,14 +13,28 @@ export const ENGINE_REASON = /^(?:not in this request: )?below the (?:index|rele
  * when none holds a secret it is kept as it is (the rest is the engine's own text, which holds none); otherwise, and
  * for every other string, the whole string passes the rule set.
  */
-export function redactString(s: string, part: (word: string) => string = (w) => redact(w).text): string {
+export function redactString(s: string, part: (word: string) => string = (w) => redact(w).text, clean?: Map<string, boolean>): string {
   const words = ENGINE_REASON.exec(s)?.groups?.words;
-  if (words !== undefined && words.split(', ').every((w) => part(w) === w)) return s;
+  if (words !== undefined) {
+    // The same few task words end every reason: each list is scanned once per manifest.
+    let kept = clean?.get(words);
+    if (kept === undefined) {
+      kept = words.split(', ').every((w) => part(w) === w);
+      if (clean && clean.size < MEMO_SIZE) clean.set(words, kept);
+    }
+    if (kept) return s;
+  }
   return redact(s).text;
 }
 
 /** The longest string the manifest's redaction remembers: keys, kinds, statuses and paths repeat; reasons do not. */
 const MEMO_MAX = 96;
+/**
+ * How many strings it remembers: the ones that repeat (keys, kinds, statuses, folders) come first in a manifest;
+ * past them it would hold one path per document, each told once, and a map of 100 000 strings costs more to grow
+ * than the scans it saves.
+ */
+const MEMO_SIZE = 4096;
 
 /**
  * Redact every string of the manifest (object keys included), as `redactDeep` does, keeping its shape: what holds no
@@ -31,11 +45,15 @@ const MEMO_MAX = 96;
  */
 export function redactManifestStrings<T>(value: T): T {
   const memo = new Map<string, string>();
+  const clean = new Map<string, boolean>();
   const text = (s: string): string => {
     // Long strings (reasons, which name a rank and a score) are each told once: remembering them cost more than it saved.
-    if (s.length > MEMO_MAX) return redactString(s, text);
+    if (s.length > MEMO_MAX) return redactString(s, text, clean);
     let r = memo.get(s);
-    if (r === undefined) memo.set(s, (r = redactString(s, text)));
+    if (r === undefined) {
+      r = redactString(s, text, clean);
+      if (memo.size < MEMO_SIZE) memo.set(s, r);
+    }
     return r;
   };
   return mapStrings(value, text);

@@ -45,4 +45,20 @@ describe('the manifest\'s redaction (report/redact-manifest.ts)', () => {
     assert.notEqual(got, dirty);
     assert.equal(got.rejected, dirty.rejected, 'the unchanged part is not copied');
   });
+
+  it('redacts as redactDeep does past what it remembers: 10 000 paths, secrets among the last, the same word lists again and again', () => {
+    const entries = Array.from({ length: 10_000 }, (_, i) => ({
+      source: i === 9_990 ? 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' : `notes/n-${i}.md`,
+      kind: i % 2 ? 'document' : 'decision',
+      reason: reasons(i % 3 ? 'payment, gateway' : 'payment, token')[i % 3],
+      tokens: i % 500,
+      ...(i === 9_995 ? { note: 'API_KEY=sk-live-0123456789abcdef' } : {}),
+    }));
+    const manifest = { version: 1, rejected: entries };
+    const got = redactManifestStrings(manifest);
+    assert.deepEqual(got, redactDeep(manifest));
+    assert.match(got.rejected[9_990].source, /\[REDACTED:/);
+    assert.match(String(got.rejected[9_995].note), /\[REDACTED:/);
+    assert.equal(got.rejected[9_000], entries[9_000], 'an entry without a secret is returned as it is');
+  });
 });
