@@ -38,10 +38,10 @@ const MEMO_SIZE = 4096;
 
 /**
  * Redact every string of the manifest (object keys included), as `redactDeep` does, keeping its shape: what holds no
- * secret is returned as it is. Each distinct string is scanned once per manifest: a 100 000-file manifest repeats the
- * same keys and values (`tokens`, `kind`, `document`, `documents`) in every entry, and the key `tokens` alone passed
- * the rule set's pre-check 100 000 times. The redaction of a string depends on nothing but the string: the result is
- * the one `redactDeep` gives.
+ * secret is returned as it is. Each of the first MEMO_SIZE distinct strings is scanned once per manifest: a
+ * 100 000-file manifest repeats the same keys and values (`tokens`, `kind`, `document`, `documents`) in every entry,
+ * and the key `tokens` alone passed the rule set's pre-check 100 000 times. The redaction of a string depends on
+ * nothing but the string: the result is the one `redactDeep` gives.
  */
 export function redactManifestStrings<T>(value: T): T {
   const memo = new Map<string, string>();
