@@ -256,7 +256,7 @@ export class RelevanceIndex {
         const t = this.wordTerm[w];
         if (t < 0) return;
         const key = (t << 3) | f;
-        if (key >= this.counts.length) this.counts = grown(this.counts, Math.max(2 * this.counts.length, key + 1)) as Uint32Array;
+        if (key >= this.counts.length) this.counts = grown(this.counts, Math.max(2 * this.counts.length, key + 1));
         if (this.counts[key]++ === 0) touched.push(key);
       });
       lengths[f] = distinct;
@@ -294,8 +294,8 @@ export class RelevanceIndex {
     if (id !== undefined) return id;
     id = this.wordIds.size;
     if (id === this.wordTerm.length) {
-      this.wordTerm = grown(this.wordTerm, id * 2) as Int32Array;
-      this.wordSeen = grown(this.wordSeen, id * 2) as Uint32Array;
+      this.wordTerm = grown(this.wordTerm, id * 2);
+      this.wordSeen = grown(this.wordSeen, id * 2);
     }
     const term = processTerm(word);
     this.wordTerm[id] = term === null ? -1 : this.termId(term);
@@ -330,8 +330,8 @@ const SLAB_WORDS = 16384;
 const WORD_MEMO = 1 << 18;
 
 /** `a` copied into a larger array of the same kind, of `length` elements. */
-function grown(a: Int32Array | Uint32Array, length: number): Int32Array | Uint32Array {
-  const out = a instanceof Int32Array ? new Int32Array(length) : new Uint32Array(length);
+function grown<T extends Int32Array | Uint32Array>(a: T, length: number): T {
+  const out = (a instanceof Int32Array ? new Int32Array(length) : new Uint32Array(length)) as T;
   out.set(a);
   return out;
 }

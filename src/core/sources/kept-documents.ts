@@ -30,17 +30,28 @@ export interface DocumentStore {
  * for, not before), or, kept in this run, as a copy of it as parsed (serialised on save: encoding every document when
  * it was read held a second copy of 100 000 notes' text, in 100 000 buffers, for the whole run).
  */
-interface Kept {
+type Kept = Saved | Copied;
+
+interface Stamped {
   size: number;
   mtimeMs: number;
   decision: boolean;
-  /** The saved line (`[path,size,mtime,decision]\t{document}`) and where its document starts in it. */
-  line?: Uint8Array;
-  at: number;
-  /** Kept in this run: the document as parsed (copyOf: sharing nothing the chain can change). */
-  copy?: DocumentFile;
   /** Parsed by `knows`, handed over by the next `get`. */
   doc?: DocumentFile;
+}
+
+/** Loaded from the saved form. */
+interface Saved extends Stamped {
+  /** The saved line (`[path,size,mtime,decision]\t{document}`) and where its document starts in it. */
+  line: Uint8Array;
+  at: number;
+  copy?: undefined;
+}
+
+/** Kept in this run: the document as parsed (copyOf: sharing nothing the chain can change). */
+interface Copied extends Stamped {
+  copy: DocumentFile;
+  line?: undefined;
 }
 
 /** The saved form's first line: anything else is no kept document. One line per document follows. */
@@ -87,7 +98,7 @@ export class KeptDocuments {
     if (k.copy) return copyOf(k.copy);
     let doc: unknown;
     try {
-      doc = JSON.parse(decoder.decode(k.line!.subarray(k.at)));
+      doc = JSON.parse(decoder.decode(k.line.subarray(k.at)));
     } catch {
       doc = undefined;
     }
@@ -104,7 +115,7 @@ export class KeptDocuments {
       return;
     }
     // Copied now, as parsed: what the chain does to the document afterwards is not kept.
-    this.entries.set(path, { size, mtimeMs, decision, at: 0, copy: copyOf(doc) });
+    this.entries.set(path, { size, mtimeMs, decision, copy: copyOf(doc) });
     this.seen.add(path);
     this.changed = true;
   }
