@@ -96,13 +96,14 @@ function writeRecordFile(dir: string, record: StoreRecord): void {
  * Empty, or holding the `.gitignore` an earlier version wrote, it can (files in no record are never removed).
  */
 export function storeRefusal(dir: string): string | undefined {
+  // A store with its record is never refused: its folder is not listed (it holds every file the store wrote).
+  if (readStoreRecord(dir)) return undefined;
   let entries: string[];
   try {
     entries = fs.readdirSync(dir);
   } catch {
     return undefined;
   }
-  if (readStoreRecord(dir)) return undefined;
   const ignore = path.join(dir, IGNORE_FILE);
   const legacy = entries.includes(IGNORE_FILE) && fs.lstatSync(ignore).isFile() && fs.readFileSync(ignore, 'utf8') === IGNORE_TEXT;
   if (entries.length === 0 || legacy) return undefined;
