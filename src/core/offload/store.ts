@@ -73,15 +73,30 @@ export function openOffloadStore(dir: string, retention: Retention, now?: () => 
   };
 }
 
+/**
+ * The names of the last records read, by marker file and by its text: an offload reads its store's record up to three
+ * times (the location check, ensureStoreDir, the re-read after writing), and a store of thousands of files took
+ * milliseconds to parse each time. Keyed by the text read, so a record changed by anyone is parsed again.
+ */
+const parsedRecords = new Map<string, { text: string; files: readonly string[] }>();
+const PARSED_RECORDS = 8;
+
 /** The store's record, or undefined when the folder is not an offload store (no valid marker). */
 export function readStoreRecord(dir: string): StoreRecord | undefined {
   const file = path.join(dir, STORE_MARKER);
   try {
     if (!fs.lstatSync(file).isFile()) return undefined;
-    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StoreRecord>;
+    const text = fs.readFileSync(file, 'utf8');
+    const known = parsedRecords.get(file);
+    if (known && known.text === text) return { store: MARKER_TAG, files: [...known.files] };
+    const raw = JSON.parse(text) as Partial<StoreRecord>;
     if (raw?.store !== MARKER_TAG || !Array.isArray(raw.files)) return undefined;
     // Only plain names directly in the folder: a record can never point elsewhere.
-    return { store: MARKER_TAG, files: raw.files.filter((f): f is string => typeof f === 'string' && f === path.basename(f) && f !== '' && f !== '.' && f !== '..' && f !== STORE_MARKER) };
+    const files = raw.files.filter((f): f is string => typeof f === 'string' && f === path.basename(f) && f !== '' && f !== '.' && f !== '..' && f !== STORE_MARKER);
+    parsedRecords.delete(file);
+    parsedRecords.set(file, { text, files });
+    if (parsedRecords.size > PARSED_RECORDS) parsedRecords.delete(parsedRecords.keys().next().value as string);
+    return { store: MARKER_TAG, files: [...files] };
   } catch {
     return undefined;
   }

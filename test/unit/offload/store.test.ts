@@ -46,6 +46,22 @@ describe('offload store', () => {
     assert.deepEqual(readStoreRecord(dir)?.files, [names[2], names[3], names[4]]);
   });
 
+  it('reads a record changed by another writer afresh, and gives each caller its own list of names', () => {
+    const dir = path.join(tempDir('record'), 'offload');
+    const store = openOffloadStore(dir, { maxAgeDays: 0, maxMegabytes: 0 }, () => NOW);
+    const a = path.basename(store.put('t', { text: 'first' }).abs);
+    const first = readStoreRecord(dir)!;
+    assert.deepEqual(first.files, [a]);
+    first.files.push('../outside');
+    assert.deepEqual(readStoreRecord(dir)?.files, [a], 'a caller changing its list changes no other read');
+    const marker = path.join(dir, '.context-control-offload.json');
+    const other = JSON.parse(fs.readFileSync(marker, 'utf8')) as { files: string[] };
+    fs.writeFileSync(marker, JSON.stringify({ ...other, files: [...other.files, 'b-0123.txt', '../x', '.context-control-offload.json'] }));
+    assert.deepEqual(readStoreRecord(dir)?.files, [a, 'b-0123.txt'], 'the record as another writer left it, plain names only');
+    fs.writeFileSync(marker, '{ not json');
+    assert.equal(readStoreRecord(dir), undefined, 'a broken marker is no record, whatever was read before');
+  });
+
   it('retention 0 keeps everything; a store prunes once, before its first write, and never what it wrote', () => {
     const dir = tempDir('retention');
     const [old] = written(dir, [['old', 30, 10]]);
