@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { InputError } from '../errors';
 import { storable, type Storable } from './redacted';
 import { tmpName, writeWhole } from '../write-whole';
+import { keepWithin, recent } from '../lru';
 
 /**
  * The offload store: a folder that holds oversized tool results whole, so the context can carry a
@@ -87,15 +88,14 @@ export function readStoreRecord(dir: string): StoreRecord | undefined {
   try {
     if (!fs.lstatSync(file).isFile()) return undefined;
     const text = fs.readFileSync(file, 'utf8');
-    const known = parsedRecords.get(file);
+    const known = recent(parsedRecords, file);
     if (known && known.text === text) return { store: MARKER_TAG, files: [...known.files] };
     const raw = JSON.parse(text) as Partial<StoreRecord>;
     if (raw?.store !== MARKER_TAG || !Array.isArray(raw.files)) return undefined;
     // Only plain names directly in the folder: a record can never point elsewhere.
     const files = raw.files.filter((f): f is string => typeof f === 'string' && f === path.basename(f) && f !== '' && f !== '.' && f !== '..' && f !== STORE_MARKER);
-    parsedRecords.delete(file);
     parsedRecords.set(file, { text, files });
-    if (parsedRecords.size > PARSED_RECORDS) parsedRecords.delete(parsedRecords.keys().next().value as string);
+    keepWithin(parsedRecords, PARSED_RECORDS);
     return { store: MARKER_TAG, files: [...files] };
   } catch {
     return undefined;
