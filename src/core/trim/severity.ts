@@ -102,11 +102,12 @@ export function statedLevel(line: string): Level | undefined {
     m = NPM_LEVEL.exec(line);
     if (m) return /^(?:ERR!|error)$/.test(m[1]) ? 'error' : 'warn';
   }
-  if (c >= 48 && c <= 57 /* 0-9 */) {
+  const digit = c >= 48 && c <= 57; /* 0-9 */
+  if (digit) {
     m = CBS_LEVEL.exec(line);
     if (m) return m[1] === 'Error' ? 'error' : m[1] === 'Warning' ? 'warn' : 'info';
   }
-  if ((c >= 48 && c <= 57) || line.charCodeAt(1) === 47 /* / */) {
+  if (digit || line.charCodeAt(1) === 47 /* / */) {
     m = LOGCAT.exec(line);
     if (m) return letterLevel(m[1] ?? m[2]);
   }
