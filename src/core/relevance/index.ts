@@ -336,7 +336,10 @@ function grown<T extends Int32Array | Uint32Array>(a: T, length: number): T {
   return out;
 }
 
-/** A copy of a short string that holds no larger string alive (V8 keeps a slice's parent). */
+/**
+ * A copy of a short string that holds no larger string alive (V8 keeps a slice's parent). Not trim/lines.ts's `own`:
+ * that one goes through UTF-8, which turns a lone surrogate into U+FFFD, and a term must stay the same string.
+ */
 function detached(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
