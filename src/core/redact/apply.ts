@@ -20,7 +20,7 @@ export interface Redacted {
   found: Redaction[];
 }
 
-interface Hit {
+export interface Hit {
   start: number;
   end: number;
   rule: SecretRule;
@@ -32,12 +32,50 @@ export function placeholder(rule: string): string {
   return `[REDACTED:${rule}]`;
 }
 
-/** Each rule's pattern with match indices (`d`), built once. */
+/** Each rule's pattern with match indices (`d`), global or (for a rule that says where its matches start) sticky, built once. */
 const INDEXED = new WeakMap<SecretRule, RegExp>();
 function indexed(rule: SecretRule): RegExp {
   let re = INDEXED.get(rule);
-  if (!re) INDEXED.set(rule, (re = new RegExp(rule.re.source, rule.re.flags.includes('d') ? rule.re.flags : rule.re.flags + 'd')));
+  if (!re) {
+    const flags = rule.re.flags.replace(/[dgy]/g, '');
+    INDEXED.set(rule, (re = new RegExp(rule.re.source, `${flags}d${rule.starts ? 'y' : 'g'}`)));
+  }
   return re;
+}
+
+/**
+ * One rule's secrets in the text, in order, as its global search finds them: a match that is no secret (`accept`)
+ * is searched again from the next character, since one may start inside it. A rule that says where its matches can
+ * start (`starts`) is tried there alone, from the same places in the same order.
+ */
+export function ruleHits(text: string, rule: SecretRule): Hit[] {
+  const hits: Hit[] = [];
+  const re = indexed(rule);
+  const starts = rule.starts?.(text);
+  let k = 0;
+  const next = (): RegExpExecArray | null => {
+    if (!starts) return re.exec(text);
+    for (const from = re.lastIndex; k < starts.length; ) {
+      const at = starts[k++];
+      if (at < from) continue;
+      re.lastIndex = at;
+      const m = re.exec(text);
+      if (m) return m;
+    }
+    return null;
+  };
+  re.lastIndex = 0;
+  for (let m = next(); m; m = next()) {
+    const secret = m.groups?.secret ?? m[0];
+    if (secret.length === 0 || (rule.accept && !rule.accept(secret, m))) {
+      // Try again from the next character: a match that is not a secret may hide one that starts inside it.
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    const start = m.indices?.groups?.secret ? m.indices.groups.secret[0] : m.index;
+    hits.push({ start, end: start + secret.length, rule });
+  }
+  return hits;
 }
 
 function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
@@ -47,18 +85,7 @@ function hitsOf(text: string, rules: readonly SecretRule[]): Hit[] {
   const lower = text.toLowerCase();
   for (const rule of rules) {
     if (!rule.hint.some((h) => lower.includes(h))) continue;
-    const re = indexed(rule);
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      const secret = m.groups?.secret ?? m[0];
-      if (secret.length === 0 || (rule.accept && !rule.accept(secret, m))) {
-        // Try again from the next character: a match that is not a secret may hide one that starts inside it.
-        re.lastIndex = m.index + 1;
-        continue;
-      }
-      const start = m.indices?.groups?.secret ? m.indices.groups.secret[0] : m.index;
-      hits.push({ start, end: start + secret.length, rule });
-    }
+    for (const h of ruleHits(text, rule)) hits.push(h);
   }
   hits.sort((a, b) => a.start - b.start || b.end - a.end);
   // A placeholder already in the text is never part of a secret: that keeps the pass idempotent.

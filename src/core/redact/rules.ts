@@ -21,6 +21,12 @@ export interface SecretRule {
    * searched with this rule's pattern. Keep them in step with `re` (the corpus test checks every secret spelling).
    */
   hint: readonly string[];
+  /**
+   * Where a match can start, in increasing order, when that is known to be a few places of the text: the pattern is
+   * then tried at those places alone (as a sticky pattern), which finds what its global search would. Without it,
+   * the pattern searches the whole text.
+   */
+  starts?: (text: string) => number[];
 }
 
 /** Shannon entropy in bits per character. */
@@ -172,6 +178,36 @@ const CMD = '(?:^|(?<=[\\s/;|&(`\'"]))';
 /** What every credential name of NAME holds in lower case: `pass`word, `pw`d, `secret`, `token`, api`key`, `credential`s, `sas`. */
 const NAME_HINT = ['pass', 'pw', 'secret', 'token', 'key', 'credential', 'sas'];
 
+/** The characters of a NAME (`[A-Za-z0-9_.-]`), by code. */
+const NAME_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-') NAME_CHAR[c.charCodeAt(0)] = 1;
+const isNameChar = (code: number) => code < 128 && NAME_CHAR[code] === 1;
+/** NAME_HINT in any ASCII case: the spellings NAME's words are made of (`ci`, CAMEL and GLUED are ASCII). */
+const NAME_HINT_RE = new RegExp(NAME_HINT.join('|'), 'gi');
+
+/**
+ * Where a match of an assigned-secret pattern can start. Its name is made of NAME characters only and is preceded
+ * by none (the lookbehind), so it starts a run of them; and it holds a credential word, so that run holds one of
+ * NAME_HINT. Each run holding a hint is found once (the search goes on past its end), so this is linear. With
+ * `quoted`, the quote right before such a run too (the pattern's optional opening quote).
+ */
+function nameStarts(text: string, quoted: boolean): number[] {
+  const starts: number[] = [];
+  const re = NAME_HINT_RE;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let start = m.index;
+    while (start > 0 && isNameChar(text.charCodeAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && isNameChar(text.charCodeAt(end))) end++;
+    re.lastIndex = end;
+    const before = start > 0 ? text[start - 1] : '';
+    if (quoted && (before === '"' || before === "'")) starts.push(start - 1);
+    starts.push(start);
+  }
+  return starts;
+}
+
 const isPlainValue = (v: string) => !PLACEHOLDER.test(v) && !EXPRESSION.test(v) && v.length >= 8;
 
 /**
@@ -274,6 +310,7 @@ export const RULES: SecretRule[] = [
     id: 'assigned-secret',
     description: 'a credential-named key given a quoted literal value',
     hint: NAME_HINT,
+    starts: (text) => nameStarts(text, true),
     re: new RegExp(`(?<![A-Za-z0-9_.-])(?<q1>["']?)(?<name>${NAME})\\k<q1>\\s*(?::=|=>|=(?![=>~])|:(?![:=]))\\s*(?<q>["'\`])(?<secret>[^"'\`\\n]{1,512})\\k<q>`, 'g'),
     accept: (s, m) => literalSecret(s, true) && !namesItself(s, m.groups?.name),
   },
@@ -281,6 +318,7 @@ export const RULES: SecretRule[] = [
     id: 'assigned-secret',
     description: 'a credential-named key given an unquoted literal value (env, YAML, properties, logfmt, query strings, logs), or its value after a space',
     hint: NAME_HINT,
+    starts: (text) => nameStarts(text, false),
     // One pattern for both: a second would scan every text again for the same names (the costly part).
     re: new RegExp(
       `(?<![A-Za-z0-9_.-])(?<name>${NAME})(?::=| *=(?![=>~]) *|:(?![:=]) *|(?<spaced>[ \\t]+))(?<secret>(?:[^\\s"'\`,;&)<>\\\\]|${LONE_BACKSLASH}){1,512})(?=$|[\\s&"'<>,;)]|${JSON_ESCAPE})`,
