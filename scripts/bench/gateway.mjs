@@ -46,11 +46,22 @@ function filled(bytes, line) {
   return out.slice(0, bytes);
 }
 
-const LOG = filled(RESULT_KB * 1024, (i) =>
-  i % 150 === 7
-    ? `2026-12-01T10:${String(i % 60).padStart(2, '0')}:03.120Z ERROR [order-svc] reservation failed for order ${1000 + i} (req=${(i * 7919).toString(16)}): upstream inventory timed out after 3000 ms\n    at Inventory.reserve (src/inventory.ts:88:11)\n`
-    : `2026-12-01T10:${String(i % 60).padStart(2, '0')}:03.${String(i % 1000).padStart(3, '0')}Z INFO [order-svc] GET /api/cart/${1000 + i} 200 12ms user=${i % 97}\n`,
-);
+/**
+ * One call's tool result: a log of --result-kb KB, an error with its stack frame every 150 lines. Each call's is its
+ * own (times, carts, users and request ids differ, as two runs of a command do), so nothing an earlier call counted,
+ * redacted or trimmed serves it: with one log shared by every call, its token counts came from the counter's cache.
+ */
+function logOf(tag) {
+  let seed = 0;
+  for (const c of tag) seed = (Math.imul(seed, 31) + c.charCodeAt(0)) >>> 0;
+  return filled(RESULT_KB * 1024, (i) => {
+    const n = (seed + Math.imul(i, 7919)) >>> 0;
+    const at = `2026-12-01T10:${String((seed + i) % 60).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.${String(n % 1000).padStart(3, '0')}Z`;
+    return i % 150 === 7
+      ? `${at} ERROR [order-svc] reservation failed for order ${1000 + (n % 90000)} (req=${n.toString(16)}): upstream inventory timed out after 3000 ms\n    at Inventory.reserve (src/inventory.ts:88:11)\n`
+      : `${at} INFO [order-svc] GET /api/cart/${1000 + (n % 90000)} 200 ${n % 50}ms user=${n % 97}\n`;
+  });
+}
 const SOURCE = (bytes) => filled(bytes, (i) => `export function handler${i}(req: Request): Response {\n  return respond(req, ${i}); // route ${i}\n}\n`);
 
 /** One request: a new conversation (its first user text names the call), a file read earlier, the log last. */
@@ -66,7 +77,7 @@ function payload(tag) {
       { role: 'assistant', content: [{ type: 'tool_use', id: `r-${tag}`, name: 'Read', input: { file_path: 'src/handlers.ts' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: `r-${tag}`, content: SOURCE(history) }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: `b-${tag}`, name: 'Bash', input: { command: 'kubectl logs order-svc' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `b-${tag}`, content: LOG }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `b-${tag}`, content: logOf(tag) }] },
     ],
   });
 }
