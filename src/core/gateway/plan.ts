@@ -1,6 +1,6 @@
 import type { Policy } from '../policy';
 import { redact } from '../redact/apply';
-import type { Tokenizer } from '../tokens';
+import { countUpTo, type Tokenizer } from '../tokens';
 import { trimOptions } from '../chain/trim';
 import { pickTrimmer } from '../trim/pick';
 import type { Lines } from '../trim/types';
@@ -56,7 +56,9 @@ export interface Change {
   call_id?: string;
   tool?: string;
   path?: string;
+  /** An offloaded tool result's exact tokens as received: set by its record (record.ts), not by the plan. */
   tokens_before?: number;
+  /** The rules and pins added to the system part (pins-added). */
   tokens_after?: number;
 }
 
@@ -196,14 +198,14 @@ function transform(slot: TextSlot, ctx: PlanContext, notes: string[]): StoredCha
     const cut = AGENT_TRUNCATION.exec(slot.text.slice(0, 2000));
     if (cut) notes.push(`${slot.where}: the agent cut this output itself before sending it (${cut[0].trim()}): what it left out never reached the gateway (Codex: raise tool_output_token_limit)`);
     const { resultTokens } = gatewayLimits(ctx.policy);
-    // One exact count: a result over the threshold needs it whole anyway (its note names it), and one under it costs
-    // the same as a bounded count would (which stops only past the threshold).
-    const tokens = cleaned.text.length > resultTokens ? ctx.tokenizer.count(cleaned.text) : 0;
-    if (tokens > resultTokens) {
+    // Whether it is over the threshold, counted only that far: the exact count of the whole result is the record's
+    // (record.ts's tokens_before, worked out after the call), not the request path's.
+    const bytes = Buffer.byteLength(cleaned.text);
+    if (cleaned.text.length > resultTokens && countUpTo(ctx.tokenizer, cleaned.text, resultTokens) > resultTokens) {
       const where = ctx.offload(`gateway-${slot.tool || 'tool'}`, cleaned.text);
       const d = digest(cleaned.text, where, slot.tool, ctx);
-      const text = `[Context Control gateway: this tool output (${tokens} tokens, ${Buffer.byteLength(cleaned.text)} bytes) is over the ${resultTokens}-token threshold; the whole output is saved at ${where}. Below: ${d.note}. Read that file with your file tools for anything left out.]\n${d.text}`;
-      return { text, rules: ['offloaded', ...(secrets ? ['redacted'] : [])], reason: `${tokens} tokens > gateway.tool_result_tokens ${resultTokens}: offloaded whole and trimmed (${d.format})${secrets ? `; ${secrets}` : ''}`, path: where };
+      const text = `[Context Control gateway: this tool output (${bytes} bytes) is over the ${resultTokens}-token threshold; the whole output is saved at ${where}. Below: ${d.note}. Read that file with your file tools for anything left out.]\n${d.text}`;
+      return { text, rules: ['offloaded', ...(secrets ? ['redacted'] : [])], reason: `over gateway.tool_result_tokens ${resultTokens} (${bytes} bytes): offloaded whole and trimmed (${d.format})${secrets ? `; ${secrets}` : ''}`, path: where };
     }
   }
   if (secrets) return { text: cleaned.text, rules: ['redacted'], reason: secrets };

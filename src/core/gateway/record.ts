@@ -1,8 +1,8 @@
-import { redactDeep } from '../redact/apply';
+import { redact, redactDeep } from '../redact/apply';
 import type { Tokenizer } from '../tokens';
-import type { GatewayMode, Plan, PlanReport } from './plan';
+import { VIEWS, type Change, type GatewayMode, type Plan, type PlanReport } from './plan';
 import type { Usage } from './usage';
-import type { Api, Json } from './wire';
+import { isObject, type Api, type Json } from './wire';
 
 /**
  * One call's record: what the agent sent (redacted), what was sent upstream when it differs (redacted), the
@@ -71,6 +71,27 @@ export function tokensOf(plan: Plan, tokenizer: Tokenizer): Tokens {
   return { encoding: tokenizer.encoding, system, tools, rules_and_pins: rules, messages, tool_results, total: system + tools + messages };
 }
 
+/**
+ * The changes, each offloaded tool result with its exact tokens as received (redacted, as the plan read it): the
+ * plan counted only far enough to know it was over the threshold; this runs after the call, off its path. The
+ * change's `where` is the received request's.
+ */
+function countedChanges(plan: Plan, received: string, tokenizer: Tokenizer): Change[] {
+  if (!plan.changes.some((c) => c.rule === 'offloaded')) return plan.changes;
+  let body: Json;
+  try {
+    body = JSON.parse(received) as Json;
+  } catch {
+    return plan.changes;
+  }
+  if (!isObject(body)) return plan.changes;
+  const original = new Map(VIEWS[plan.api](body).slots.map((s) => [s.where, s.text]));
+  return plan.changes.map((c) => {
+    const text = c.rule === 'offloaded' ? original.get(c.where) : undefined;
+    return text === undefined ? c : { ...c, tokens_before: tokenizer.count(redact(text).text) };
+  });
+}
+
 function redactedBody(raw: string): Json | string {
   try {
     return redactDeep(JSON.parse(raw) as Json);
@@ -113,7 +134,7 @@ export function buildRecord(input: RecordInput): CallRecord {
     usage: input.usage,
     window: modelWindow(plan?.model),
     tokens: plan ? tokensOf(plan, input.tokenizer) : undefined,
-    changes: plan?.changes ?? [],
+    changes: plan ? countedChanges(plan, input.received, input.tokenizer) : [],
     notes: plan?.notes ?? [],
     pins: plan?.pins ?? { present: [], added: [] },
     prefix_stable: plan?.prefix_stable ?? null,

@@ -10,6 +10,8 @@ import { gatewayCommand } from '../../../src/cli/gateway-command';
 import { localHost, upstreamUrl } from '../../../src/cli/gateway-http';
 import { recordFiles } from '../../../src/core/gateway/records';
 import type { CallRecord } from '../../../src/core/gateway/record';
+import { redact } from '../../../src/core/redact/apply';
+import { counterFor, type EncodingName } from '../../../src/core/tokens';
 import { REPO } from '../helpers';
 import { defaultAnswer, sseText, startFakeUpstream, USAGE, type FakeUpstream } from './fake-upstream';
 import { anthropicRequest, bigLog, ERROR_LINE, removeTemps, SECRET, tempDir } from './shapes';
@@ -191,6 +193,9 @@ describe('ctxctl gateway (server)', () => {
     await g.idle();
     const [rec] = records(root);
     assert.deepEqual(rec.changes.map((c) => c.rule), ['offloaded', 'redacted', 'pins-added']);
+    assert.equal(rec.changes[0].tokens_before, counterFor(rec.tokens!.encoding as EncodingName).count(redact(bigLog()).text), 'the offloaded result, counted exactly by its record');
+    assert.ok(rec.changes[0].tokens_before! > 6000);
+    assert.equal(rec.changes[1].tokens_before, undefined);
     assert.equal(rec.pins.added.length, 2);
     assert.ok(rec.pins.added.includes('AGENTS.md'), rec.pins.added.join());
     assert.ok(rec.tokens!.system > 0 && rec.tokens!.tools > 0 && rec.tokens!.rules_and_pins > 0 && rec.tokens!.messages > 0);

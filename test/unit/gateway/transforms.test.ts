@@ -40,7 +40,9 @@ describe('gateway transforms: Anthropic Messages', () => {
       ['pins-added', 'system'],
     ]);
     assert.equal(p.changes[0].tool, 'Bash');
-    assert.match(p.changes[0].reason, /tokens > gateway\.tool_result_tokens 6000: offloaded whole and trimmed \(log\)/);
+    assert.equal(p.changes[0].reason, `over gateway.tool_result_tokens 6000 (${Buffer.byteLength(LOG)} bytes): offloaded whole and trimmed (log)`);
+    assert.ok(result.content.startsWith(`[Context Control gateway: this tool output (${Buffer.byteLength(LOG)} bytes) is over the 6000-token threshold; the whole output is saved at ${ctx.offloaded[0]}.`), result.content.slice(0, 200));
+    assert.equal(p.changes[0].tokens_before, undefined, 'the exact count is the record\'s');
   });
 
   it('a pin already in the request is not added again; a string system gets the block appended', () => {
