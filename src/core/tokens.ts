@@ -117,6 +117,11 @@ export class TiktokenCounter implements Tokenizer {
       }
       return this.remember(key, sum);
     }
+    // Far over its limit by the floor alone (a tool result against its threshold): nothing to encode.
+    if (limit !== Infinity) {
+      const floor = tokenFloor(text, limit);
+      if (floor > limit) return floor;
+    }
     const table = loadEncoding(this.encoding);
     // A bounded count's steps are remembered one by one: the candidates of a trimmer share their start (a log's
     // template rows), so each step is encoded once, not once per candidate. Same cuts, same sum: the same count.
@@ -180,6 +185,54 @@ export function contentCuts(text: string, min = 2048, max = 16384): number[] {
   }
   cuts.push(text.length);
   return cuts;
+}
+
+/** 1 for an ASCII character that ends a stretch in `tokenFloor`: white space, control characters, punctuation but `_` and `'`. */
+const FLOOR_SEPARATOR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9_']/.test(String.fromCharCode(c)) ? 0 : 1));
+
+/**
+ * A lower bound of the tokens of `text` in o200k_base and cl100k_base, without encoding it; counted only until it
+ * passes `limit`. Every pre-token of either split pattern is at least one token, and holds at most one run of letters
+ * (with a contraction after it in o200k_base: `It's`) and at most three digits of one run of digits. So in each
+ * stretch of ASCII letters, digits, `_` and `'` between ASCII white space or punctuation, each run of letters, `_` and
+ * `'` that holds a letter is a token at least (joining runs only lowers the bound; a special token such as
+ * `<|fim_prefix|>` is one run), and each run of n digits ⌈n / 3⌉. A stretch holding a non-ASCII character counts nothing: it may be punctuation that
+ * one pre-token shares with its neighbours (`—-—`).
+ */
+export function tokenFloor(text: string, limit = Infinity): number {
+  let n = 0;
+  let stretch = 0;
+  let wide = false;
+  let digits = -1;
+  let letters = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      wide = true;
+      continue;
+    }
+    if (FLOOR_SEPARATOR[c] === 1) {
+      if (!wide) {
+        n += stretch;
+        if (n > limit) return n;
+      }
+      stretch = 0;
+      wide = false;
+      digits = -1;
+      letters = false;
+    } else if (c >= 0x30 && c <= 0x39) {
+      letters = false;
+      if (++digits % 3 === 0) stretch++;
+    } else {
+      // A letter, `_` or `'`: a run counts once, for its first letter (`'-'` and `_-_` are punctuation alone).
+      digits = -1;
+      if (!letters && c !== 0x5f && c !== 0x27) {
+        stretch++;
+        letters = true;
+      }
+    }
+  }
+  return wide ? n : n + stretch;
 }
 
 /** Characters encoded per step of a bounded count (each step ends at the next safe cut after this). */

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
-import { boundedCount, contentCuts, COUNT_STEP_CHARS, countUpTo, PIECEWISE_CHARS, safeCut, TiktokenCounter, type Tokenizer } from '../../src/core/tokens';
+import { boundedCount, contentCuts, COUNT_STEP_CHARS, countUpTo, PIECEWISE_CHARS, safeCut, TiktokenCounter, tokenFloor, type Tokenizer } from '../../src/core/tokens';
+import { REPO } from './helpers';
 import { estimateBySample, SAMPLE_PIECE_CHARS, SAMPLE_PIECES } from '../../src/core/tokens-sample';
 import { firstThatFits, type TrimOptions } from '../../src/core/trim/types';
 import { EXACT_ORIGINAL_BYTES, trimToolOutputs } from '../../src/core/chain/trim';
@@ -68,13 +72,18 @@ describe('bounded counting', () => {
     const b = `${rows}\nanother line kept by the second`;
     const fresh = new TiktokenCounter('o200k_base');
     const plain = new TiktokenCounter('o200k_base', 0);
-    for (const limit of [100, 5_000, 9_000]) {
+    // Limits above the text's floor (tokenFloor: about 11 600 here, 18 800 exact), so the count is encoded in steps.
+    assert.ok(tokenFloor(a) < 12_000 && plain.count(a) > 18_000);
+    for (const limit of [12_000, 15_000, 18_000]) {
       const expected = boundedCount((t) => plain.count(t), a, limit).count;
       assert.equal(fresh.countUpTo(a, limit), expected, `limit ${limit}`);
     }
     const before = fresh.encodedChars;
     // The same start again under another text and limit: nothing of it is encoded again.
-    assert.equal(fresh.countUpTo(b, 9_000), boundedCount((t) => plain.count(t), b, 9_000).count);
+    assert.equal(fresh.countUpTo(b, 16_000), boundedCount((t) => plain.count(t), b, 16_000).count);
+    assert.equal(fresh.encodedChars, before);
+    // A limit the floor passes is answered by the floor, encoding nothing.
+    assert.equal(fresh.countUpTo(b, 5_000), tokenFloor(b, 5_000));
     assert.equal(fresh.encodedChars, before);
     // Under the limit, the whole count is exact and equals the reference's.
     assert.equal(fresh.countUpTo(b, 1_000_000), plain.count(b));
@@ -172,5 +181,62 @@ describe('piecewise counting of long texts (a whole request)', () => {
     } finally {
       ref.free();
     }
+  });
+});
+
+describe('the token floor: a bound under the exact count, without encoding (tokens.ts tokenFloor)', () => {
+  const logs = fs.readdirSync(path.join(REPO, 'test', 'fixtures', 'tool-output')).filter((f) => f.endsWith('.log'));
+  const real = [...logs.map((f) => fs.readFileSync(path.join(REPO, 'test', 'fixtures', 'tool-output', f), 'utf8')), fs.readFileSync(path.join(REPO, 'src', 'core', 'tokens.ts'), 'utf8'), fs.readFileSync(path.join(REPO, 'README.md'), 'utf8')];
+
+  it('is at most the reference count in both encodings, on real logs, code and prose, whole and line by line', () => {
+    assert.ok(logs.length >= 10, `${logs.length} logs`);
+    for (const name of ['o200k_base', 'cl100k_base'] as const) {
+      const ref = get_encoding(name);
+      try {
+        for (const text of [...tricky, ...real]) {
+          const exact = ref.encode(text, 'all').length;
+          const floor = tokenFloor(text);
+          assert.ok(floor <= exact, `${name}: ${floor} > ${exact} for ${JSON.stringify(text.slice(0, 60))}`);
+          for (const line of text.split('\n').slice(0, 400)) assert.ok(tokenFloor(line) <= ref.encode(line, 'all').length, `${name}: ${JSON.stringify(line)}`);
+        }
+        // Punctuation one pre-token may hold whole, whatever surrounds it.
+        for (const t of ["'-'", '_-_', '—-—', "'", '_', "a'-'b", '<|endoftext|>', 'x<|fim_prefix|>y', "It's", "they'll've", '1_2', "12'34", '__init__', "''''"]) assert.ok(tokenFloor(t) <= ref.encode(t, 'all').length, `${name}: ${t}`);
+        assert.deepEqual(["'-'", '_-_', '—-—', 'café', 'a_b', "It's", '1234567', 'ab12cd'].map((t) => tokenFloor(t)), [0, 0, 0, 0, 1, 1, 3, 3]);
+        // Tight enough to decide a threshold on a log: more than half its tokens.
+        const log = fs.readFileSync(path.join(REPO, 'test', 'fixtures', 'tool-output', 'hdfs.log'), 'utf8');
+        assert.ok(tokenFloor(log) > 0.4 * ref.encode(log, 'all').length, `${tokenFloor(log)} of ${ref.encode(log, 'all').length}`);
+      } finally {
+        ref.free();
+      }
+    }
+  });
+
+  it('is at most the reference count on random mixtures of letters, digits, punctuation, white space, non-ASCII and special tokens (fast-check)', () => {
+    const refs = (['o200k_base', 'cl100k_base'] as const).map((n) => get_encoding(n));
+    const pieces = ['a', 'Z', 'ms', "'-'", '_-_', '__', 'INFO', '_', '0', '12', '1234567', ' ', '  ', '\t', '\n', '\r\n', '-', '.', ':', '/', '[', ']', '"', "'s", "'", '<|endoftext|>', '<|fim_prefix|>', '<|endofprompt|>', 'é', 'ſ', 'İ', '—', '٣', '²', '\u00a0', '\u0085', '\u3000', '\uFEFF', '支付', '👍', '\u0301', '\uD800'];
+    try {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 24 }), (xs) => {
+          const text = xs.join('');
+          for (const ref of refs) assert.ok(tokenFloor(text) <= ref.encode(text, 'all').length, JSON.stringify(text));
+        }),
+        { numRuns: 5000, seed: 11 },
+      );
+    } finally {
+      for (const r of refs) r.free();
+    }
+  });
+
+  it('decides a bounded count far over its limit without encoding; near or under it, the count is encoded as before', () => {
+    const text = bigLog(2000);
+    const fresh = new TiktokenCounter('o200k_base');
+    const over = fresh.countUpTo(text, 6000);
+    assert.ok(over > 6000, `${over}`);
+    assert.equal(fresh.encodedChars, 0, 'the floor passed the limit: nothing was encoded');
+    assert.equal(tokenFloor(text, 6000), over, 'the floor, counted only until it passed the limit');
+    const exact = new TiktokenCounter('o200k_base').count(text);
+    assert.ok(tokenFloor(text) < exact);
+    assert.equal(fresh.countUpTo(text, exact), exact, 'at the exact count, the limit is not passed: encoded');
+    assert.ok(fresh.encodedChars > 0);
   });
 });
