@@ -196,7 +196,8 @@ for (let r = 0; r < ROUNDS; r++) {
     }
     // The calls at once are measured with nothing left over from the calls before (their records written).
     await quiet(pids);
-    const again = bodies.map((b) => b.replace('call ', 'call again '));
+    // New conversations again, each with its own tool result (the calls one at a time already sent theirs).
+    const again = bodies.map((_, i) => payload(`${r}.${i} ${t.label} again`));
     const got = await Promise.all(again.map((b) => call(t.url, b)));
     for (const g of got) {
       t.once.push(g.total);
