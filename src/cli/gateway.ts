@@ -101,7 +101,17 @@ function loadDecisions(file: string, log: (s: string) => void): DecisionStore {
 export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
   const root = path.resolve(options.root);
-  const engine = new ContextEngine(diskHost, root);
+  const queue = new IdleQueue();
+  // An offload's name goes into its store's record once no call is in flight: a burst of calls, one record write.
+  const recordsLater = (job: () => void) => queue.push(() => flushing(job));
+  const flushing = (job: () => void) => {
+    try {
+      job();
+    } catch (e) {
+      log(`gateway: offload record not written: ${(e as Error).message}`);
+    }
+  };
+  const engine = new ContextEngine(diskHost, { root, recordLater: recordsLater });
   const workspace = workspaceState(engine, log);
   const recordDir = recordsDir(root);
   // The decisions survive a restart: a prefix transformed before it is transformed the same way after.
@@ -123,7 +133,6 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
     }
   };
   let seq = 0;
-  const queue = new IdleQueue();
   const recorder = (options.recordInThread === false ? undefined : workerRecorder(queue, log)) ?? inlineRecorder(queue, log);
   const readAgent = readAgentOutput(options.agentDirs);
 
@@ -350,6 +359,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         close: () => new Promise<void>((done) => {
           server.close(() => {
             save(true);
+            flushing(() => engine.flushOffloadRecords());
             void recorder.close().then(done);
           });
           server.closeAllConnections();
@@ -357,6 +367,7 @@ export function startGateway(options: GatewayOptions): Promise<RunningGateway> {
         idle: async () => {
           while (!queue.quiet || !recorder.quiet) await new Promise((r) => setTimeout(r, 10));
           save(true);
+          flushing(() => engine.flushOffloadRecords());
         },
       });
     });

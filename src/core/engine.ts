@@ -23,6 +23,11 @@ import { counterFor, encodingForModel, type Tokenizer } from './tokens';
 /** A workspace folder, with a relevance index to start from (the CLI's kept one, core/relevance/persist.ts); default: an empty one. */
 export interface EngineFolder extends FolderRef {
   relevance?: RelevanceIndex;
+  /**
+   * A scheduler for the offload stores' record writes (store.ts `later`): the gateway's, which runs a job when no
+   * call is in flight. Without it, each put writes the record at once.
+   */
+  recordLater?: (job: () => void) => void;
 }
 
 export type { AssembleRequest, LoadRequest } from './engine-requests';
@@ -39,9 +44,12 @@ export class ContextEngine extends FolderEngine implements ChainEngine {
   private readonly stores = new Map<string, OffloadStore>();
   private lastSnapshot: Snapshot | undefined;
 
+  private readonly recordLater?: (job: () => void) => void;
+
   constructor(host: Host, folder: string | EngineFolder) {
     super(host, folder);
     this.relevance = (typeof folder === 'string' ? undefined : folder.relevance) ?? new RelevanceIndex();
+    this.recordLater = typeof folder === 'string' ? undefined : folder.recordLater;
   }
 
   /** The snapshot of the last load, if any. */
@@ -117,11 +125,17 @@ export class ContextEngine extends FolderEngine implements ChainEngine {
     const dir = this.run(() => offloadLocation(this.root, policy));
     let store = this.stores.get(dir);
     if (!store) {
-      const opened = openOffloadStore(dir, { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, () => this.host.now());
+      const later = this.recordLater;
+      const opened = openOffloadStore(dir, { maxAgeDays: policy.offload.retention_days, maxMegabytes: policy.offload.retention_mb }, () => this.host.now(), later && ((job) => later(() => this.run(job))));
       // The store writes later, when a surface puts a result: each write runs with this engine's host.
-      this.stores.set(dir, (store = { dir: opened.dir, put: (...args) => this.run(() => opened.put(...args)) }));
+      this.stores.set(dir, (store = { dir: opened.dir, put: (...args) => this.run(() => opened.put(...args)), flush: () => this.run(() => opened.flush()) }));
     }
     return store;
+  }
+
+  /** Writes what the offload stores hold back for their records (EngineFolder `recordLater`). */
+  flushOffloadRecords(): void {
+    for (const store of this.stores.values()) store.flush();
   }
 
   /** The agent's tools (MCP): assemble_context, read_document, search_workspace, inspect_offloaded over this folder. */

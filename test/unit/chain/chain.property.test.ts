@@ -27,7 +27,7 @@ const base = loadSnapshot({ root, task: path.join(root, 'ticket.md'), changes: f
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** Offloaded payloads stay in memory: the property is about the request, not the store. */
-const memoryStore: OffloadStore = { dir: '/mem/offload', put: (name, _payload, ext) => ({ abs: `/mem/offload/${name}${ext ?? '.txt'}`, bytes: 0, written: true }) };
+const memoryStore: OffloadStore = { dir: '/mem/offload', put: (name, _payload, ext) => ({ abs: `/mem/offload/${name}${ext ?? '.txt'}`, bytes: 0, written: true }), flush: () => undefined };
 
 const limits = fc.record({ tool: fc.integer({ min: 80, max: 800 }), perResult: fc.integer({ min: 100, max: 1200 }), aggregate: fc.integer({ min: 200, max: 2500 }) });
 type Limits = { tool: number; perResult: number; aggregate: number };

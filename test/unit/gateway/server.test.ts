@@ -10,6 +10,7 @@ import { gatewayCommand } from '../../../src/cli/gateway-command';
 import { localHost, upstreamUrl } from '../../../src/cli/gateway-http';
 import { recordFiles } from '../../../src/core/gateway/records';
 import type { CallRecord } from '../../../src/core/gateway/record';
+import { readStoreRecord } from '../../../src/core/offload/store';
 import { redact } from '../../../src/core/redact/apply';
 import { counterFor, type EncodingName } from '../../../src/core/tokens';
 import { REPO } from '../helpers';
@@ -193,6 +194,7 @@ describe('ctxctl gateway (server)', () => {
     await g.idle();
     const [rec] = records(root);
     assert.deepEqual(rec.changes.map((c) => c.rule), ['offloaded', 'redacted', 'pins-added']);
+    assert.deepEqual(readStoreRecord(path.dirname(rec.changes[0].path!))?.files, [path.basename(rec.changes[0].path!)], 'the offload store records its file once the gateway is idle');
     assert.equal(rec.changes[0].tokens_before, counterFor(rec.tokens!.encoding as EncodingName).count(redact(bigLog()).text), 'the offloaded result, counted exactly by its record');
     assert.ok(rec.changes[0].tokens_before! > 6000);
     assert.equal(rec.changes[1].tokens_before, undefined);

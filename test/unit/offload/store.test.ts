@@ -62,6 +62,36 @@ describe('offload store', () => {
     assert.equal(readStoreRecord(dir), undefined, 'a broken marker is no record, whatever was read before');
   });
 
+  it('with a scheduler, holds the names of a burst of puts and records them in one write, beside what another writer added', () => {
+    const dir = path.join(tempDir('later'), 'offload');
+    const jobs: (() => void)[] = [];
+    const store = openOffloadStore(dir, { maxAgeDays: 0, maxMegabytes: 0 }, () => NOW, (job) => jobs.push(job));
+    const marker = path.join(dir, '.context-control-offload.json');
+    const a = store.put('t', { text: 'first' });
+    assert.equal(fs.readFileSync(a.abs, 'utf8'), 'first', 'the payload is written at once');
+    assert.deepEqual(readStoreRecord(dir)?.files, [], 'its name is held');
+    const b = store.put('t', { text: 'second' });
+    assert.equal(jobs.length, 1, 'one record write scheduled for the burst');
+    const other = JSON.parse(fs.readFileSync(marker, 'utf8')) as { files: string[] };
+    fs.writeFileSync(marker, JSON.stringify({ ...other, files: ['c-0123.txt'] }));
+    jobs.shift()!();
+    assert.deepEqual(readStoreRecord(dir)?.files, ['c-0123.txt', path.basename(a.abs), path.basename(b.abs)]);
+    const before = fs.readFileSync(marker, 'utf8');
+    store.flush();
+    assert.equal(fs.readFileSync(marker, 'utf8'), before, 'nothing held: nothing written');
+    const c = store.put('t', { text: 'third' });
+    assert.equal(jobs.length, 1, 'the next burst schedules its own write');
+    store.flush();
+    assert.ok(readStoreRecord(dir)?.files.includes(path.basename(c.abs)), 'flush writes what is held without waiting for the job');
+    jobs.shift()!();
+    assert.equal(readStoreRecord(dir)?.files.filter((f) => f === path.basename(c.abs)).length, 1, 'the job after a flush adds nothing twice');
+    const d = store.put('t', { text: 'fourth' });
+    fs.rmSync(marker);
+    jobs.shift()!();
+    assert.equal(fs.existsSync(marker), false, 'a store unmarked meanwhile is not marked again');
+    assert.ok(fs.existsSync(d.abs));
+  });
+
   it('retention 0 keeps everything; a store prunes once, before its first write, and never what it wrote', () => {
     const dir = tempDir('retention');
     const [old] = written(dir, [['old', 30, 10]]);
