@@ -196,8 +196,8 @@ const FLOOR_SEPARATOR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9_']/.test(
  * (with a contraction after it in o200k_base: `It's`) and at most three digits of one run of digits. So in each
  * stretch of ASCII letters, digits, `_` and `'` between ASCII white space or punctuation, each run of letters, `_` and
  * `'` that holds a letter is a token at least (joining runs only lowers the bound; a special token such as
- * `<|fim_prefix|>` is one run), and each run of n digits ⌈n / 3⌉. A stretch holding a non-ASCII character counts nothing: it may be punctuation that
- * one pre-token shares with its neighbours (`—-—`).
+ * `<|fim_prefix|>` is one run), and each run of n digits ⌈n / 3⌉. A stretch holding a non-ASCII character counts
+ * nothing: it may be punctuation that one pre-token shares with its neighbours (`—-—`).
  */
 export function tokenFloor(text: string, limit = Infinity): number {
   let n = 0;
