@@ -200,8 +200,8 @@ function transform(slot: TextSlot, ctx: PlanContext, notes: string[]): StoredCha
     const { resultTokens } = gatewayLimits(ctx.policy);
     // Whether it is over the threshold, counted only that far: the exact count of the whole result is the record's
     // (record.ts's tokens_before, worked out after the call), not the request path's.
-    const bytes = Buffer.byteLength(cleaned.text);
     if (cleaned.text.length > resultTokens && countUpTo(ctx.tokenizer, cleaned.text, resultTokens) > resultTokens) {
+      const bytes = Buffer.byteLength(cleaned.text);
       const where = ctx.offload(`gateway-${slot.tool || 'tool'}`, cleaned.text);
       const d = digest(cleaned.text, where, slot.tool, ctx);
       const text = `[Context Control gateway: this tool output (${bytes} bytes) is over the ${resultTokens}-token threshold; the whole output is saved at ${where}. Below: ${d.note}. Read that file with your file tools for anything left out.]\n${d.text}`;

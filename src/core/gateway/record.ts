@@ -76,28 +76,27 @@ export function tokensOf(plan: Plan, tokenizer: Tokenizer): Tokens {
  * plan counted only far enough to know it was over the threshold; this runs after the call, off its path. The
  * change's `where` is the received request's.
  */
-function countedChanges(plan: Plan, received: string, tokenizer: Tokenizer): Change[] {
-  if (!plan.changes.some((c) => c.rule === 'offloaded')) return plan.changes;
-  let body: Json;
-  try {
-    body = JSON.parse(received) as Json;
-  } catch {
-    return plan.changes;
-  }
-  if (!isObject(body)) return plan.changes;
-  const original = new Map(VIEWS[plan.api](body).slots.map((s) => [s.where, s.text]));
+function countedChanges(plan: Plan, received: Json | undefined, tokenizer: Tokenizer): Change[] {
+  if (!plan.changes.some((c) => c.rule === 'offloaded') || !isObject(received)) return plan.changes;
+  const original = new Map(VIEWS[plan.api](received).slots.map((s) => [s.where, s.text]));
   return plan.changes.map((c) => {
     const text = c.rule === 'offloaded' ? original.get(c.where) : undefined;
     return text === undefined ? c : { ...c, tokens_before: tokenizer.count(redact(text).text) };
   });
 }
 
-function redactedBody(raw: string): Json | string {
+/** The body as JSON, or undefined when it is not JSON. */
+function parsed(raw: string): Json | undefined {
   try {
-    return redactDeep(JSON.parse(raw) as Json);
+    return JSON.parse(raw) as Json;
   } catch {
-    return redactDeep(raw);
+    return undefined;
   }
+}
+
+/** The body redacted: as JSON when it is JSON (`body`, parsed once for the whole record), else as text. */
+function redactedBody(raw: string, body: Json | undefined = parsed(raw)): Json | string {
+  return body === undefined ? redactDeep(raw) : redactDeep(body);
 }
 
 export interface RecordInput {
@@ -119,6 +118,7 @@ export interface RecordInput {
 export function buildRecord(input: RecordInput): CallRecord {
   const { plan } = input;
   const sent = plan?.body;
+  const received = parsed(input.received);
   return {
     id: input.id,
     at: input.at.toISOString(),
@@ -134,7 +134,7 @@ export function buildRecord(input: RecordInput): CallRecord {
     usage: input.usage,
     window: modelWindow(plan?.model),
     tokens: plan ? tokensOf(plan, input.tokenizer) : undefined,
-    changes: plan ? countedChanges(plan, input.received, input.tokenizer) : [],
+    changes: plan ? countedChanges(plan, received, input.tokenizer) : [],
     notes: plan?.notes ?? [],
     pins: plan?.pins ?? { present: [], added: [] },
     prefix_stable: plan?.prefix_stable ?? null,
@@ -142,7 +142,7 @@ export function buildRecord(input: RecordInput): CallRecord {
     ...(plan?.prefix_diverged_at !== undefined ? { prefix_diverged_at: plan.prefix_diverged_at } : {}),
     prefix_broken_by_gateway: plan?.prefix_broken_by_gateway ?? false,
     ...(input.error ? { error: input.error } : {}),
-    received: redactedBody(input.received),
+    received: redactedBody(input.received, received),
     ...(sent !== undefined ? { sent: redactedBody(sent) } : {}),
     sent_unchanged: sent === undefined,
   };
