@@ -1,5 +1,5 @@
 import { InputError } from './errors';
-import { keepWithin, recent } from './lru';
+import { Lru } from './lru';
 import { createHash } from 'node:crypto';
 import { readRankFile } from './rank-file';
 import { bpeTable, countBpe, loadBpe, type BpeRanks, type BpeTable } from './tokens-bpe';
@@ -88,13 +88,15 @@ export function contentHash(text: string): string {
 
 /** An exact counter over an encoding (see tokens-bpe.ts), with a bounded cache keyed by content hash. */
 export class TiktokenCounter implements Tokenizer {
-  private readonly cache = new Map<string, number>();
+  private readonly cache: Lru<string, number>;
   /** Characters handed to the encoder so far (what the bounded count and its remembered steps save shows here). */
   encodedChars = 0;
   constructor(
     readonly encoding: EncodingName = 'o200k_base',
-    private readonly cacheSize = 4096,
-  ) {}
+    cacheSize = 4096,
+  ) {
+    this.cache = new Lru(cacheSize);
+  }
 
   count(text: string): number {
     return this.countUpTo(text, Infinity);
@@ -104,7 +106,7 @@ export class TiktokenCounter implements Tokenizer {
   countUpTo(text: string, limit: number, piecewise = true): number {
     if (text.length === 0) return 0;
     const key = contentHash(text);
-    const hit = recent(this.cache, key);
+    const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
     if (piecewise && limit === Infinity && text.length > PIECEWISE_CHARS) {
       // A long text (a whole request) is counted as the sum of its content-defined pieces, each cached: after an
@@ -139,12 +141,11 @@ export class TiktokenCounter implements Tokenizer {
   /** One step of a bounded count, through the cache (keyed by its content like a whole text). */
   private step(table: BpeTable, piece: string): number {
     const key = contentHash(piece);
-    return recent(this.cache, key) ?? this.remember(key, this.encode(table, piece));
+    return this.cache.get(key) ?? this.remember(key, this.encode(table, piece));
   }
 
   private remember(key: string, count: number): number {
     this.cache.set(key, count);
-    keepWithin(this.cache, this.cacheSize);
     return count;
   }
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { InputError } from '../errors';
 import { storable, type Storable } from './redacted';
 import { tmpName, writeWhole } from '../write-whole';
-import { keepWithin, recent } from '../lru';
+import { Lru } from '../lru';
 
 /**
  * The offload store: a folder that holds oversized tool results whole, so the context can carry a
@@ -105,8 +105,7 @@ export function openOffloadStore(dir: string, retention: Retention, now?: () => 
  * times (the location check, ensureStoreDir, the re-read after writing), and a store of thousands of files took
  * milliseconds to parse each time. Keyed by the text read, so a record changed by anyone is parsed again.
  */
-const parsedRecords = new Map<string, { text: string; files: readonly string[] }>();
-const PARSED_RECORDS = 8;
+const parsedRecords = new Lru<string, { text: string; files: readonly string[] }>(8);
 
 /** The store's record, or undefined when the folder is not an offload store (no valid marker). */
 export function readStoreRecord(dir: string): StoreRecord | undefined {
@@ -114,14 +113,13 @@ export function readStoreRecord(dir: string): StoreRecord | undefined {
   try {
     if (!fs.lstatSync(file).isFile()) return undefined;
     const text = fs.readFileSync(file, 'utf8');
-    const known = recent(parsedRecords, file);
+    const known = parsedRecords.get(file);
     if (known && known.text === text) return { store: MARKER_TAG, files: [...known.files] };
     const raw = JSON.parse(text) as Partial<StoreRecord>;
     if (raw?.store !== MARKER_TAG || !Array.isArray(raw.files)) return undefined;
     // Only plain names directly in the folder: a record can never point elsewhere.
     const files = raw.files.filter((f): f is string => typeof f === 'string' && f === path.basename(f) && f !== '' && f !== '.' && f !== '..' && f !== STORE_MARKER);
     parsedRecords.set(file, { text, files });
-    keepWithin(parsedRecords, PARSED_RECORDS);
     return { store: MARKER_TAG, files: [...files] };
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-import { keepWithin, recent } from '../lru';
+import { Lru } from '../lru';
 
 /**
  * What a stage works out from a block's text alone, kept by the text itself: an unchanged document's text is the same
@@ -8,17 +8,18 @@ import { keepWithin, recent } from '../lru';
  * at a time was the largest self time of a warm 100 000-file preview).
  */
 export class ByText<V> {
-  private readonly map = new Map<string, V>();
+  private readonly map: Lru<string, V>;
 
-  constructor(readonly maxEntries: number) {}
+  constructor(readonly maxEntries: number) {
+    this.map = new Lru(maxEntries);
+  }
 
   /** The value for `text`, made with `make(text)` when it is not known. */
   get(text: string, make: (text: string) => V): V {
-    const known = recent(this.map, text);
+    const known = this.map.get(text);
     if (known !== undefined) return known;
     const value = make(text);
     this.map.set(text, value);
-    keepWithin(this.map, this.maxEntries);
     return value;
   }
 

@@ -1,5 +1,5 @@
 import type { DocumentFile } from './documents';
-import { keepWithin, recent } from '../lru';
+import { Lru } from '../lru';
 
 /**
  * Parsed documents by file version: a document whose path, size and mtime are unchanged is not parsed again (front
@@ -16,7 +16,7 @@ export interface DocumentStamp {
 /** Entries kept (the least recently used go first, a quarter of the bound at a time). */
 export const DOCUMENT_CACHE_ENTRIES = 4096;
 
-const cache = new Map<string, DocumentFile>();
+const cache = new Lru<string, DocumentFile>(DOCUMENT_CACHE_ENTRIES);
 export const documentCacheStats = { hits: 0, misses: 0 };
 
 /** The parsed document of this version of the file (`root`, path, size, mtime, decision folder or not), else `parse()`. */
@@ -27,17 +27,15 @@ export function cachedDocument(root: string, file: DocumentStamp, isDecision: bo
   const key = keyOf(root, file, isDecision);
   documentCacheStats.misses++;
   const doc = parse();
+  // Past the bound, a quarter of it goes at once (lru.ts).
   cache.set(key, copyOf(doc));
-  // Past the bound, a quarter of it goes in one walk (lru.ts: one at a time was quadratic for the 100 000 documents of
-  // a cold preview).
-  keepWithin(cache, DOCUMENT_CACHE_ENTRIES);
   return doc;
 }
 
 /** The parsed document of this version of the file when it is cached (a copy), without reading or parsing anything. */
 export function knownDocument(root: string, file: DocumentStamp, isDecision: boolean): DocumentFile | undefined {
   if (file.mtimeMs === undefined) return undefined;
-  const hit = recent(cache, keyOf(root, file, isDecision));
+  const hit = cache.get(keyOf(root, file, isDecision));
   if (!hit) return undefined;
   documentCacheStats.hits++;
   return copyOf(hit);
