@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNo
 import { InputError, nearest, type QuickFix } from './errors';
 import { replaceFix } from './quick-fix';
 import type { BlockKind } from './types';
+import { Lru } from './lru';
 
 /** The context policy (`.context/policy.yaml`). Defaults: a 14 000-token window, 2 000 kept for the answer, a 1 000 margin. */
 export interface Policy {
@@ -108,8 +109,26 @@ const SCHEMA: Spec = obj({
   gateway: obj({ tool_result_tokens: int(1), digest_tokens: int(1), keep_calls: int(1), fail_closed: bool }),
 });
 
+/**
+ * Policies parsed in this process, by file and text: a re-assembly reads the same policy file at every call, and
+ * parsing it (YAML, then the schema) cost more than the rest of the snapshot's reading of it. Each caller gets its
+ * own deep copy, so nothing it changes reaches the next. Only valid policies are kept: bad input is parsed, and
+ * reported, every time.
+ */
+const parsed = new Lru<string, Policy>(16);
+
 /** Parse and validate a policy file's text. Errors name `file:line:col`; unknown keys suggest the nearest valid one. */
 export function parsePolicy(text: string, file: string): Policy {
+  const key = `${file}\u0000${text}`;
+  let policy = parsed.get(key);
+  if (!policy) {
+    policy = parseUncached(text, file);
+    parsed.set(key, policy);
+  }
+  return structuredClone(policy);
+}
+
+function parseUncached(text: string, file: string): Policy {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined) => {

@@ -35,6 +35,19 @@ describe('policy', () => {
     assert.equal(maxInput(withMaxInput(p, 500)), 500);
   });
 
+  it('a policy parsed again is an equal copy the caller may change; bad input is reported every time', () => {
+    const text = 'envelope: { window: 20000 }\npriorities: [{ match: "docs/**", priority: 5 }]\n';
+    const first = parsePolicy(text, 'a.yaml');
+    first.envelope.window = 1;
+    first.priorities.push({ match: 'x', priority: 1 });
+    const second = parsePolicy(text, 'a.yaml');
+    assert.equal(second.envelope.window, 20000);
+    assert.deepEqual(second.priorities, [{ match: 'docs/**', priority: 5 }]);
+    assert.notEqual(second, parsePolicy(text, 'a.yaml'));
+    assert.equal(parsePolicy(text, 'b.yaml').origin, 'b.yaml', 'the file is part of what is remembered');
+    for (let i = 0; i < 2; i++) assert.throws(() => parsePolicy('envelope: { window: -1 }\n', 'bad.yaml'), /bad\.yaml/);
+  });
+
   it('reports invalid YAML with file:line:col', () => {
     assert.throws(
       () => parsePolicy('envelope:\n  window: 14000\n  margin: [1000\n', 'policy.yaml'),
