@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { Lru } from '../lru';
 
 /**
  * `picomatch(globs, options)` as one test: the globs' regular expressions joined into one alternation, and the globs
@@ -18,7 +19,17 @@ export interface GlobOptions {
   nocase?: boolean;
 }
 
+/** Matchers made in this process, by globs and options: the chain asks for the policy's at every call. */
+const made = new Lru<string, (input: string) => boolean>(64);
+
 export function globMatcher(globs: readonly string[], options: GlobOptions = {}): (input: string) => boolean {
+  const key = `${options.dot === true ? 'd' : ''}${options.nocase === true ? 'i' : ''}:${JSON.stringify(globs)}`;
+  let matcher = made.get(key);
+  if (!matcher) made.set(key, (matcher = makeMatcher(globs, options)));
+  return matcher;
+}
+
+function makeMatcher(globs: readonly string[], options: GlobOptions): (input: string) => boolean {
   if (globs.length === 0) return () => false;
   const windows = path.sep === '\\';
   const res = globs.map((g) => picomatch.makeRe(g, { ...options, windows }));
