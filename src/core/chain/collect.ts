@@ -3,7 +3,9 @@ import type { Policy } from '../policy';
 import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
 import { leadingLines, type Snapshot } from '../sources/snapshot';
-import { redact } from '../redact/apply';
+import { redact, type Redacted } from '../redact/apply';
+import { ByText } from '../relevance/by-text';
+import { DOCUMENT_CACHE_ENTRIES } from '../sources/document-cache';
 import { componentsOf } from '../relevance/components';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
@@ -61,16 +63,23 @@ export interface Collected {
   toolOutputs: Snapshot['toolOutputs'];
 }
 
+/**
+ * A document's body as it is sent (trimmed, then redacted), by the body itself. The document cache hands back the same
+ * body string for an unchanged file, so a re-assembly finds it by identity; trimming made a new string at every call,
+ * which the redaction memo then had to hash (a tenth of collect at 400 documents).
+ */
+const bodies = new ByText<Redacted>(DOCUMENT_CACHE_ENTRIES);
+
 /** Turn the snapshot into candidate blocks. Secrets found in text are redacted and reported. */
 export function collect(snapshot: Snapshot): StageResult<Collected> {
   const { policy, task } = snapshot;
   const warnings: Warning[] = [];
   /** Redact a text that starts at `firstLine` of its file; the warnings carry file lines. */
-  const clean = (source: string, text: string, firstLine = 1) => {
-    const { text: out, found } = redact(text);
+  const reported = (source: string, { text, found }: Redacted, firstLine: number) => {
     for (const f of found) warnings.push({ source, line: f.line + firstLine - 1, rule: f.rule, message: `secret redacted (${f.rule}): not sent` });
-    return out;
+    return text;
   };
+  const clean = (source: string, text: string, firstLine = 1) => reported(source, redact(text), firstLine);
   const blocks: Block[] = [];
   blocks.push(makeBlock(policy, 'system_instructions', 'builtin:system', 'harness', policy.system_instructions));
   blocks.push(makeBlock(policy, 'tool_definitions', 'builtin:tools', 'harness', JSON.stringify(TOOL_DEFINITIONS)));
@@ -115,7 +124,7 @@ export function collect(snapshot: Snapshot): StageResult<Collected> {
       continue;
     }
     blocks.push(
-      makeBlock(policy, kind, doc.path, 'project-document', clean(doc.path, doc.body.trim(), doc.bodyLine + leadingLines(doc.body)), {
+      makeBlock(policy, kind, doc.path, 'project-document', reported(doc.path, bodies.get(doc.body, (body) => redact(body.trim())), doc.bodyLine + leadingLines(doc.body)), {
         title: doc.title,
         summary: doc.summary,
         components: doc.components,

@@ -39,4 +39,21 @@ describe('secrets are never sent', () => {
     assert.ok(warnings.some((w) => w.startsWith('notes.md: secret redacted')), warnings.join('\n'));
     assert.ok(warnings.some((w) => w === '.env: secret file (by name): never read or sent'), warnings.join('\n'));
   });
+
+  it('reports a document\'s secret at its file line at every assembly, the unchanged document served from memory', () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-secrets-'));
+    const note = path.join(ws, 'notes.md');
+    const write = (lead: string) => fs.writeFileSync(note, `---\ntitle: Boot\n---\n${lead}# Notes\n\npassword = "hunter2-very-secret"\n`);
+    const found = () => {
+      const a = assemble(loadSnapshot({ root: ws, task: 'Why does boot fail? notes', changes: false }));
+      assert.ok(!a.serialized.includes('hunter2-very-secret'));
+      return a.manifest.warnings.filter((w) => w.source === 'notes.md').map((w) => `${w.line}: ${w.message}`);
+    };
+    write('');
+    const first = found();
+    assert.deepEqual(first, ['6: secret redacted (assigned-secret): not sent']);
+    assert.deepEqual(found(), first, 'the same warning from the remembered body');
+    write('\n\n');
+    assert.deepEqual(found(), ['8: secret redacted (assigned-secret): not sent'], 'blank lines before the body move it');
+  });
 });
