@@ -1,4 +1,6 @@
 import { countUpTo, type Tokenizer } from '../tokens';
+import { Lru } from '../lru';
+import { sameShape, type Shape } from './wrap-memo';
 import type { Block } from '../types';
 import { pieces, type RequestCounter } from './request-count';
 import type { Policy } from '../policy';
@@ -24,7 +26,7 @@ import { renderIndex, wrap, wrapped } from './render';
  */
 export class Placement {
   private readonly known: Map<string, Known>;
-  private readonly lines: Map<string, number>;
+  private readonly lines: Lru<string, { fields: Shape; line: number }[]>;
   private empty?: number;
   private element?: number;
 
@@ -36,7 +38,7 @@ export class Placement {
     if (!known) MEMO.set(tokenizer, (known = new Map()));
     this.known = known;
     let lines = LINES.get(tokenizer);
-    if (!lines) LINES.set(tokenizer, (lines = new Map()));
+    if (!lines) LINES.set(tokenizer, (lines = new Lru(MEMO_SIZE)));
     this.lines = lines;
   }
 
@@ -60,16 +62,16 @@ export class Placement {
   listCost(policy: Policy, block: Block): number {
     if (!isIndexable(block)) return 0;
     // The line depends only on what the index says of the block (index-block.ts), never on the policy.
-    const key = listKey(block);
-    const known = this.lines.get(key);
-    if (known !== undefined) return known;
+    const fields = listFields(block);
+    let bySource = this.lines.get(block.source);
+    const known = bySource?.find((l) => sameShape(l.fields, fields));
+    if (known) return known.line;
     const alone = indexBlock(policy, [block], new Set([block]));
     const line = alone ? this.cost(alone, Infinity) - this.listWrapper() + 1 : 0;
-    this.lines.set(key, line);
-    if (this.lines.size > MEMO_SIZE) {
-      const oldest = this.lines.keys().next().value;
-      if (oldest !== undefined) this.lines.delete(oldest);
-    }
+    if (!bySource) this.lines.set(block.source, (bySource = []));
+    // The few last lines of a source (its score moves as the task changes), the oldest first to go.
+    if (bySource.length >= 4) bySource.shift();
+    bySource.push({ fields, line });
     return line;
   }
 
@@ -115,10 +117,15 @@ export class Placement {
 
 const EMPTY_INDEX: Block = { id: 'index:empty', kind: 'index', source: 'builtin:index', trust: 'harness', priority: -1, mandatory: false, text: renderIndex([]), tokens: 0, exact: false, meta: {} };
 
-/** What a block's line in the index is made of (index-block.ts indexBlock, the block listed alone as left out). */
-export function listKey(b: Block): string {
+/**
+ * What a block's line in the index is made of besides its source (index-block.ts indexBlock, the block listed alone as
+ * left out), as plain values compared one by one: its tags last, after their number (none is not an empty list).
+ */
+export function listFields(b: Block): Shape {
   const m = b.meta;
-  return JSON.stringify([b.kind === 'decision', b.source, m.title, m.summary, m.tags, b.tokens, m.status, m.supersededBy, m.relevance?.score]);
+  const fields: unknown[] = [b.kind === 'decision', m.title, m.summary, b.tokens, m.status, m.supersededBy, m.relevance?.score, m.tags?.length ?? -1];
+  if (m.tags) fields.push(...m.tags);
+  return fields;
 }
 
 /** What joins a block to the next one in its message (render.ts). */
@@ -132,4 +139,4 @@ interface Known {
 }
 
 const MEMO = new WeakMap<Tokenizer, Map<string, Known>>();
-const LINES = new WeakMap<Tokenizer, Map<string, number>>();
+const LINES = new WeakMap<Tokenizer, Lru<string, { fields: Shape; line: number }[]>>();

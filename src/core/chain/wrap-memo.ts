@@ -27,13 +27,14 @@ export const WRAP_MEMO_CHARS = 64 * 1024 * 1024;
 
 /**
  * Entries by block text, the text itself the key: the engine hashes a string once and compares the same string by
- * identity, and blocks copied from stage to stage share their text, so a lookup costs next to nothing.
+ * identity, and blocks copied from stage to stage share their text, so a lookup costs next to nothing. Under one text,
+ * each shape's entry (rarely more than one), found by comparing the shapes' fields.
  */
-const slots = new Map<string, Map<string, WrapEntry>>();
+const slots = new Map<string, { shape: Shape; entry: WrapEntry }[]>();
 let heldChars = 0;
 let made = 0;
 
-function slotOf(text: string): Map<string, WrapEntry> {
+function slotOf(text: string): { shape: Shape; entry: WrapEntry }[] {
   let slot = slots.get(text);
   if (slot) {
     // Most recently used goes last.
@@ -41,7 +42,7 @@ function slotOf(text: string): Map<string, WrapEntry> {
     slots.set(text, slot);
     return slot;
   }
-  slot = new Map();
+  slot = [];
   slots.set(text, slot);
   heldChars += text.length;
   for (const k of slots.keys()) {
@@ -52,21 +53,29 @@ function slotOf(text: string): Map<string, WrapEntry> {
   return slot;
 }
 
-/** What a block's wrapped text depends on besides its text (render.ts wrapRaw). */
-export function wrapShape(b: Block): string {
+/** What a block's wrapped text depends on besides its text (render.ts wrapRaw): plain values, compared one by one. */
+export type Shape = readonly unknown[];
+
+export function wrapShape(b: Block): Shape {
   switch (b.kind) {
     case 'system_instructions':
     case 'tool_definitions':
     case 'index':
     case 'session_group':
-      return b.kind;
+      return [b.kind];
     default: {
       const m = b.meta;
       const t = m.trim;
-      const trim = t ? [t.original_lines, t.retained_lines, t.original_tokens, t.original_tokens_exact, t.reference] : undefined;
-      return JSON.stringify([b.kind, b.source, b.trust, m.title, m.status, m.summarized, trim, m.offload?.path, m.commit?.path, m.commit?.id]);
+      return [b.kind, b.source, b.trust, m.title, m.status, m.summarized, m.offload?.path, m.commit?.path, m.commit?.id, t !== undefined, t?.original_lines, t?.retained_lines, t?.original_tokens, t?.original_tokens_exact, t?.reference];
     }
   }
+}
+
+/** Whether two shapes hold the same values (a value that is not equal to itself, NaN, only costs a new entry). */
+export function sameShape(a: Shape, b: Shape): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -80,12 +89,12 @@ export function wrapEntry(block: Block, make: (b: Block) => { text: string; foun
   const known = byBlock.get(block);
   if (known) return known;
   const shape = wrapShape(block);
-  const byShape = slotOf(block.text);
-  let entry = byShape.get(shape);
+  const slot = slotOf(block.text);
+  let entry = slot.find((e) => sameShape(e.shape, shape))?.entry;
   if (!entry) {
     const r = make(block);
     entry = { id: `w${++made}`, text: r.text, found: r.found.map((f) => ({ ...f })), counts: new WeakMap() };
-    byShape.set(shape, entry);
+    slot.push({ shape, entry });
   }
   byBlock.set(block, entry);
   return entry;

@@ -6,8 +6,8 @@ import { after, describe, it } from 'node:test';
 import { assemble, type Assembly } from '../../../src/core/chain/assemble';
 import { render, wrap, wrapped } from '../../../src/core/chain/render';
 import { countIncrementally, pieceMemo, pieces, serialize, SPLICE_MIN } from '../../../src/core/chain/request-count';
-import { clearWrapMemo, entryCount, wrapMemoSize, wrapShape } from '../../../src/core/chain/wrap-memo';
-import { Placement, listKey } from '../../../src/core/chain/placement';
+import { clearWrapMemo, entryCount, sameShape, wrapMemoSize, wrapShape } from '../../../src/core/chain/wrap-memo';
+import { Placement, listFields } from '../../../src/core/chain/placement';
 import { RequestCounter } from '../../../src/core/chain/request-count';
 import { serializeRequest } from '../../../src/core/providers/shape';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
@@ -55,9 +55,10 @@ describe('the wrap memo: a block wrapped, redacted and counted once', () => {
   it('the shape holds what the wrapped text reads and nothing else (a trim figure the text does not show is left out)', () => {
     const trim = { trimmed: true as const, original_lines: 10, retained_lines: 2, original_tokens: 80, original_tokens_exact: true, tokens: 0, reference: 'logs/a.log', format: 'log' };
     const t = block('tool_result', 'logs/a.log', 'ERROR x', { meta: { trim } });
-    assert.equal(wrapShape(t), wrapShape({ ...t, meta: { trim: { ...trim, tokens: 41 } } }));
-    assert.notEqual(wrapShape(t), wrapShape({ ...t, meta: { trim: { ...trim, retained_lines: 3 } } }));
-    assert.equal(wrapShape(block('index', 'builtin:index', 'x')), 'index');
+    assert.ok(sameShape(wrapShape(t), wrapShape({ ...t, meta: { trim: { ...trim, tokens: 41 } } })));
+    assert.ok(!sameShape(wrapShape(t), wrapShape({ ...t, meta: { trim: { ...trim, retained_lines: 3 } } })));
+    assert.ok(!sameShape(wrapShape(t), wrapShape({ ...t, meta: {} })), 'no trim is not a trim of undefined figures');
+    assert.deepEqual(wrapShape(block('index', 'builtin:index', 'x')), ['index']);
   });
 
   it('keeps what the redaction found, and render reports it for the block every time', () => {
@@ -160,11 +161,14 @@ describe('serializing a large message from its parts', () => {
 describe('the index line memo', () => {
   it('a line is known by what it says: another title, figure, status or score is another line', () => {
     const d = block('decision', 'docs/adr/1.md', 'x', { meta: { title: 'One', status: 'accepted', relevance: { score: 0.5, rank: 1, of: 2, reason: 'r' } } });
-    const key = listKey(d);
-    assert.equal(listKey({ ...d, text: 'another body', priority: 9 }), key);
-    for (const other of [{ ...d, tokens: d.tokens + 1 }, { ...d, meta: { ...d.meta, title: 'Two' } }, { ...d, meta: { ...d.meta, status: 'proposed' } }, { ...d, meta: { ...d.meta, relevance: { ...d.meta.relevance!, score: 0.6 } } }, { ...d, kind: 'document' as const }]) {
-      assert.notEqual(listKey(other), key);
+    const key = listFields(d);
+    assert.ok(sameShape(listFields({ ...d, text: 'another body', priority: 9 }), key));
+    const tagged = { ...d, meta: { ...d.meta, tags: ['a', 'b'] } };
+    for (const other of [{ ...d, tokens: d.tokens + 1 }, { ...d, meta: { ...d.meta, title: 'Two' } }, { ...d, meta: { ...d.meta, status: 'proposed' } }, { ...d, meta: { ...d.meta, relevance: { ...d.meta.relevance!, score: 0.6 } } }, { ...d, kind: 'document' as const }, { ...d, meta: { ...d.meta, tags: [] } }, tagged]) {
+      assert.ok(!sameShape(listFields(other), key));
     }
+    assert.ok(!sameShape(listFields({ ...d, meta: { ...d.meta, tags: ['a', 'c'] } }), listFields(tagged)));
+    assert.ok(sameShape(listFields({ ...d, meta: { ...d.meta, tags: ['a', 'b'] } }), listFields(tagged)));
   });
 
   it('a known line costs what counting it again costs', () => {
