@@ -36,6 +36,16 @@ describe('the manifest\'s redaction (report/redact-manifest.ts)', () => {
     for (const s of ['password = "hunter2hunter2"', 'mentions payment (rank 1 of 2, score 1)', 'API_KEY=sk-live-0123456789abcdef']) assert.equal(redactString(s), redact(s).text, s);
   });
 
+  it('a short string remembered from an earlier manifest is redacted there too', () => {
+    const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+    const manifest = () => ({ [secret]: [secret, `key=${secret}`], source: 'docs/a.md' });
+    const first = redactManifestStrings(manifest());
+    const second = redactManifestStrings(manifest());
+    assert.deepEqual(second, first);
+    assert.deepEqual(second, redactDeep(manifest()));
+    assert.ok(!JSON.stringify(second).includes(secret));
+  });
+
   it('redacts a manifest as redactDeep does: keys, values, nested lists; what holds no secret is returned as it is', () => {
     const clean = { version: 1, rejected: reasons('payment, token').map((reason, i) => ({ source: `notes/n-${i}.md`, kind: 'document', reason, tokens: 48 })) };
     assert.equal(redactManifestStrings(clean), clean);
