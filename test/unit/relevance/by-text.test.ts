@@ -44,6 +44,13 @@ describe('work kept by text', () => {
     assert.notDeepEqual(fieldsDigest(cases[0]), fieldsDigest(cases[1]));
   });
 
+  it('digests are those a kept index on disk was written with (fixed values)', () => {
+    const fields = ['Payment retries', '# Retry\n# Budget', 'about retries', 'adr payment', 'docs/adr/0007-retry', 'The gateway retries twice.'];
+    assert.deepEqual(digestOf(fields), [997777133, 2332493996]);
+    assert.deepEqual(fieldsDigest(fields), [997777133, 2332493996]);
+    assert.deepEqual(digestOf([]), [2166136261, 16777619]);
+  });
+
   it('a document whose title changed but not its body is indexed again', () => {
     const index = new RelevanceIndex();
     const body = 'Refunds go through the same payment gateway.';
