@@ -1,6 +1,5 @@
 import { redact } from '../redact/apply';
 import { mapStrings } from '../redact/map-strings';
-import { Lru } from '../lru';
 
 /**
  * The reasons the relevance stage and the index write for a document they leave out or list, one per document of the
@@ -33,11 +32,12 @@ const MEMO_MAX = 96;
 /**
  * The short strings redacted in this process, with their redaction (which depends on nothing but the string). A
  * manifest repeats the same keys and values (`tokens`, `kind`, `document`) in every entry, and a re-assembly repeats
- * the last one's paths and reasons: 900 strings at 400 documents, each scanned at every call before. Bounded, the
- * least recently used going first (lru.ts): a 100 000-file manifest's one-off paths pass through it.
+ * the last one's paths and reasons: 900 strings at 400 documents, each scanned at every call before. A manifest
+ * looks up thousands (every key of every entry), so a hit is a plain Map lookup; when full, it starts again empty (a
+ * 100 000-file manifest's one-off paths pass through it, and the keys come back at once).
  */
 const MEMO_SIZE = 16384;
-const shortStrings = new Lru<string, string>(MEMO_SIZE);
+const shortStrings = new Map<string, string>();
 
 /**
  * Redact every string of the manifest (object keys included), as `redactDeep` does, keeping its shape: what holds no
@@ -53,6 +53,7 @@ export function redactManifestStrings<T>(value: T): T {
     let r = shortStrings.get(s);
     if (r === undefined) {
       r = redactString(s, text, clean);
+      if (shortStrings.size >= MEMO_SIZE) shortStrings.clear();
       shortStrings.set(s, r);
     }
     return r;
