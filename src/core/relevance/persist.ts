@@ -1,4 +1,5 @@
-import { digestOf, FIELDS, RelevanceIndex, type Entry } from './index';
+import { digestOf } from './digest';
+import { FIELDS, RelevanceIndex, type Entry } from './index';
 import { termRulesStamp } from './terms';
 
 /**

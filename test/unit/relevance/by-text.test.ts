@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ByText } from '../../../src/core/relevance/by-text';
-import { digestOf, fieldsDigest, RelevanceIndex } from '../../../src/core/relevance/index';
+import { digestOf, fieldsDigest } from '../../../src/core/relevance/digest';
+import { RelevanceIndex } from '../../../src/core/relevance/index';
 
 describe('work kept by text', () => {
   it('ByText makes a value once per text and lets the least recently used go past its bound', () => {
