@@ -4,6 +4,7 @@ import { ContextBudgetExceeded, InputError } from '../errors';
 import { withMaxInput } from '../policy';
 import type { Manifest } from '../report/manifest';
 import { inspectOffloaded, queryPattern, runTool, type ToolContext, type ToolOutcome } from '../send/tools';
+import { globMatcher } from '../sources/globs';
 import { resolveInWorkspace } from '../sources/guard';
 import type { ChainEngine } from '../engine-port';
 import type { Snapshot } from '../sources/snapshot';
@@ -146,7 +147,7 @@ export function searchWorkspaceTool(engine: ChainEngine, args: { pattern: string
       }
       return { path: file.path, total, first };
     });
-    const isLog = picomatch(full.policy.tool_output.globs, { dot: true });
+    const isLog = globMatcher(full.policy.tool_output.globs, { dot: true });
     const ranked = rankSearch(found, args.pattern, { isLog });
     const text = [searchHead(ranked, args.pattern, searched.length), ...ranked.lines].join('\n');
     const scoped = args.glob ? `files matching ${args.glob}: ${text}` : text;

@@ -1,7 +1,7 @@
-import picomatch from 'picomatch';
 import type { Policy } from '../policy';
 import { firstProse } from '../sources/documents';
 import { applicability, orderInstructions } from '../sources/instructions';
+import { globMatcher } from '../sources/globs';
 import { leadingLines, type Snapshot } from '../sources/snapshot';
 import { redact, type Redacted } from '../redact/apply';
 import { ByText } from '../relevance/by-text';
@@ -14,21 +14,19 @@ import type { Block, BlockKind, BlockMeta, Decision, StageResult, Trust, Warning
 /** Default priorities by kind when no policy glob matches (higher = kept first). */
 const KIND_PRIORITY: Partial<Record<BlockKind, number>> = { decision: 60, source_code: 50, tool_result: 50, document: 40 };
 
-/** A policy glob compiled once per process (picomatch.isMatch compiles it on every call). */
-const MATCHERS = new Map<string, (path: string) => boolean>();
-function matcherOf(glob: string): (path: string) => boolean {
-  let m = MATCHERS.get(glob);
-  if (!m) {
-    if (MATCHERS.size >= 1024) MATCHERS.clear();
-    MATCHERS.set(glob, (m = picomatch(glob, { dot: true })));
-  }
-  return m;
-}
+/**
+ * Each priority rule's matcher, by the policy's list: found once per list, not once per block and rule (a matcher's
+ * key costs more than the match). A policy is not changed once parsed.
+ */
+const ruleMatchers = new WeakMap<Policy['priorities'], ((source: string) => boolean)[]>();
 
 export function priorityFor(policy: Policy, source: string, kind: BlockKind, own?: number): number {
   if (own !== undefined) return own;
-  for (const rule of policy.priorities) {
-    if (rule.match === source || matcherOf(rule.match)(source)) return rule.priority;
+  const rules = policy.priorities;
+  let matchers = ruleMatchers.get(rules);
+  if (!matchers) ruleMatchers.set(rules, (matchers = rules.map((r) => globMatcher([r.match], { dot: true }))));
+  for (let i = 0; i < rules.length; i++) {
+    if (rules[i].match === source || matchers[i](source)) return rules[i].priority;
   }
   return KIND_PRIORITY[kind] ?? 0;
 }

@@ -1,7 +1,7 @@
-import picomatch from 'picomatch';
 import { progressCounter } from '../host';
 import type { RelevanceContext } from '../chain/prune';
 import { headingsOf } from '../sources/documents';
+import { globMatcher } from '../sources/globs';
 import type { Snapshot } from '../sources/snapshot';
 import type { Tokenizer } from '../tokens';
 import type { Block } from '../types';
@@ -60,7 +60,7 @@ export function rankBlocks(collected: Block[], snapshot: Snapshot, index: Releva
   const settings = policy.relevance;
   const relevance = rank(blocks, { signals, files: task.files, changed, components, settings, packages }, index);
   const globs = policy.priorities.map((p) => p.match);
-  const byPolicy = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  const byPolicy = globMatcher(globs, { dot: true });
   const own = new Set(snapshot.documents.filter((d) => d.priority !== undefined).map((d) => d.path));
   return {
     blocks: blocks.map((b) => (b.kind === 'source_code' ? excerptLarge(b, signals, undefined, tokenizer) : b)),

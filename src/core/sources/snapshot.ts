@@ -1,6 +1,5 @@
 import { hostFs as fs, progressCounter } from '../host';
 import * as path from 'node:path';
-import picomatch from 'picomatch';
 import { InputError } from '../errors';
 import { defaultPolicy, parsePolicy, type Policy } from '../policy';
 import type { SessionEvent, Warning } from '../types';
@@ -157,7 +156,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const task = loadTask(root, options.task, options.cwd);
   if (options.component) task.component = options.component;
   const toolGlob = globMatcher(policy.tool_output.globs, { dot: true });
-  const formatOf = policy.tool_output.formats.map((f) => ({ test: picomatch(f.match, { dot: true }), format: f.format }));
+  const formatOf = policy.tool_output.formats.map((f) => ({ test: globMatcher([f.match], { dot: true }), format: f.format }));
   // Logs and tool output stream: size is no reason to skip one.
   const maxTextBytes = 2 * 1024 * 1024;
   const sessionRel = options.sessionFile ? displayPath(root, path.resolve(options.sessionFile)) : SESSION_FILE;
@@ -199,7 +198,7 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
   const changes = reader ? { workingTree: reader.workingTree(), commits: reader.recentCommits(policy.relevance.recent_commits) } : undefined;
   warnings.push(...(reader?.warnings ?? []));
   const changedPaths = new Set([...(changes?.workingTree ?? []), ...(changes?.commits.map((c) => c.path) ?? []), ...(task.editor?.activeFile ? [task.editor.activeFile] : [])]);
-  const priorityGlobs = picomatch(policy.priorities.map((p) => p.match), { dot: true });
+  const priorityGlobs = globMatcher(policy.priorities.map((p) => p.match), { dot: true });
   const adr = adrDirectories(policy.sources.adr_dirs, { adrDir: readConfig(root, '.adr-dir'), log4brains: readConfig(root, '.log4brains.yml') });
   warnings.push(...adr.warnings);
   const adrDirs = adr.dirs.map((d) => d + '/');
