@@ -4,6 +4,9 @@
  * thousands. Past its bound, the least recently used go, a quarter of the bound at a time: the oldest stamps are
  * found by one selection over them, in linear time (one at a time, walking a Map's oldest keys was quadratic for
  * 100 000 documents through a 16 384-entry memo).
+ *
+ * Not every memo is one: where a call looks up thousands of short keys whose misses are cheap to redo (the
+ * manifest's short strings, report/redact-manifest.ts), a plain Map emptied when full costs less than stamping.
  */
 export class Lru<K, V> {
   private readonly map = new Map<K, { value: V; used: number }>();

@@ -24,6 +24,11 @@ export interface WrapEntry {
 
 export const WRAP_MEMO_ENTRIES = 8192;
 export const WRAP_MEMO_CHARS = 64 * 1024 * 1024;
+/**
+ * Shapes kept under one text, the oldest forgotten first: a text seen under ever new shapes (a log trimmed to new
+ * figures at every call) would otherwise hold an entry for each, outside the bound on texts.
+ */
+export const WRAP_MEMO_SHAPES = 8;
 
 /**
  * Entries by block text, the text itself the key: the engine hashes a string once and compares the same string by
@@ -94,6 +99,7 @@ export function wrapEntry(block: Block, make: (b: Block) => { text: string; foun
   if (!entry) {
     const r = make(block);
     entry = { id: `w${++made}`, text: r.text, found: r.found.map((f) => ({ ...f })), counts: new WeakMap() };
+    if (slot.length >= WRAP_MEMO_SHAPES) slot.shift();
     slot.push({ shape, entry });
   }
   byBlock.set(block, entry);
@@ -113,6 +119,11 @@ export function entryCount(entry: WrapEntry, tokenizer: Tokenizer): number {
 /** How many blocks are known, for tests. */
 export function wrapMemoSize(): number {
   return slots.size;
+}
+
+/** How many shapes are known under `text`, for tests. */
+export function wrapMemoShapes(text: string): number {
+  return slots.get(text)?.length ?? 0;
 }
 
 /** Forget every block (tests). */

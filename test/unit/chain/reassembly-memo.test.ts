@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { assemble, type Assembly } from '../../../src/core/chain/assemble';
 import { render, wrap, wrapped } from '../../../src/core/chain/render';
 import { countIncrementally, pieceMemo, pieces, serialize, SPLICE_MIN } from '../../../src/core/chain/request-count';
-import { clearWrapMemo, entryCount, sameShape, wrapMemoSize, wrapShape } from '../../../src/core/chain/wrap-memo';
+import { clearWrapMemo, entryCount, sameShape, WRAP_MEMO_SHAPES, wrapMemoShapes, wrapMemoSize, wrapShape } from '../../../src/core/chain/wrap-memo';
 import { Placement, listFields } from '../../../src/core/chain/placement';
 import { RequestCounter } from '../../../src/core/chain/request-count';
 import { serializeRequest } from '../../../src/core/providers/shape';
@@ -79,6 +79,20 @@ describe('the wrap memo: a block wrapped, redacted and counted once', () => {
     assert.equal(t1.calls.length, 1);
     assert.equal(entryCount(e, t2), e.text.length);
     assert.equal(t2.calls.length, 1);
+  });
+
+  it('keeps the last WRAP_MEMO_SHAPES shapes of one text, the oldest forgotten first', () => {
+    const text = 'ERROR one text, trimmed to new figures at every call';
+    const shaped = (n: number) => block('tool_result', 'logs/s.log', text, { meta: { trim: { trimmed: true as const, original_lines: 100 + n, retained_lines: 1, original_tokens: 500, original_tokens_exact: true, tokens: 0, reference: 'logs/s.log', format: 'log' } } });
+    const first = wrapped(shaped(0));
+    for (let n = 1; n < 3 * WRAP_MEMO_SHAPES; n++) wrapped(shaped(n));
+    assert.equal(wrapMemoShapes(text), WRAP_MEMO_SHAPES);
+    const last = 3 * WRAP_MEMO_SHAPES - 1;
+    assert.equal(wrapped(shaped(last)), wrapped(shaped(last)), 'a recent shape is still known');
+    const again = wrapped(shaped(0));
+    assert.notEqual(again, first, 'the oldest was forgotten: a new entry');
+    assert.equal(again.text, first.text);
+    assert.equal(wrapMemoShapes(text), WRAP_MEMO_SHAPES);
   });
 
   it('clearing it forgets every block', () => {
