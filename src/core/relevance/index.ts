@@ -49,7 +49,19 @@ export interface Entry {
   digest2: number;
   lengths: number[];
   postings: Uint32Array;
+  /** What the last query asked found in this entry (match), not saved: an unchanged entry is not read again. */
+  hits?: QueryHits;
 }
+
+/** An entry's hits for one query: `(slot, count)` keys, sorted (see match); none for an entry the query misses. */
+interface QueryHits {
+  query: number;
+  keys: readonly number[];
+}
+
+const NO_KEYS: readonly number[] = [];
+/** Queries made in this process, so that two indexes sharing entries (dump, from) never read each other's hits. */
+let queries = 0;
 
 /**
  * The workspace's full-text index (BM25+ over weighted fields, scored as MiniSearch scores them), kept up to date
@@ -79,6 +91,11 @@ export class RelevanceIndex {
   /** Where new entries' postings are cut from (postingsOf), and how much of it is taken. */
   private slab = new Uint32Array(0);
   private slabAt = 0;
+  /**
+   * The last query's terms, by their ids and places, its number (what an entry's `hits` were found for) and how many
+   * times it was asked. Hits are kept from its second time on: a one-off query (the CLI's) keeps nothing.
+   */
+  private query = { terms: '', id: 0, asked: 0 };
   /** Whether an entry was added, replaced or removed since the index was created or restored. */
   changed = false;
   /** How many upserts reused an entry, and how many tokenised a document. */
@@ -153,43 +170,38 @@ export class RelevanceIndex {
     const lookup = new Uint32Array(this.terms.length);
     for (const [id, q] of slot) lookup[id] = q;
 
-    // Two passes over the postings: the documents each (query term, field) pair is in, then the score of each
-    // document that has a hit (BM25+ needs the first for the second).
+    // The same terms as the last query: an entry read then (the same object: a changed document is a new entry) has
+    // its hits already, so after a one-document edit only that document's postings are read again.
+    const terms = order.map((t) => this.termIds.get(t) ?? -1).join(',');
+    if (this.query.terms !== terms) this.query = { terms, id: ++queries, asked: 0 };
+    const query = this.query.id;
+    const remember = ++this.query.asked > 1;
+
+    // The documents each (query term, field) pair is in, then the score of each document that has a hit (BM25+
+    // needs the first for the second).
     const F = FIELDS.length;
     const docCount = new Uint32Array(order.length * F);
     const hit: Entry[] = [];
+    const hitKeys: (readonly number[])[] = [];
     for (const entry of this.entries.values()) {
-      const p = entry.postings;
-      let found = false;
-      for (let i = 0; i < p.length; i += 2) {
-        const q = lookup[p[i] >>> 3];
-        if (q === 0) continue;
-        docCount[(q - 1) * F + (p[i] & 7)]++;
-        found = true;
+      let keys = entry.hits?.query === query ? entry.hits.keys : undefined;
+      if (keys === undefined) {
+        keys = keysOf(entry.postings, lookup, F);
+        if (remember) entry.hits = { query, keys };
       }
-      if (found) hit.push(entry);
+      if (keys.length === 0) continue;
+      for (let i = 0; i < keys.length; i++) docCount[Math.floor(keys[i] / 2 ** 21)]++;
+      hit.push(entry);
+      hitKeys.push(keys);
     }
     const n = this.entries.size;
     const avg = this.sumLengths.map((s) => s / n);
     const boosts = order.map((t) => weights.get(t) ?? 1);
     // Each (query term, field)'s inverse document frequency, worked out once, not once per document that has it.
     const idfs = Array.from(docCount, (matching) => invDocFreq(matching, n));
-    for (const entry of hit) {
-      // Summed in MiniSearch's order (each query term's fields in FIELDS order, then the terms in query order), so
-      // two documents with the same figures for each term and field get the very same score, whatever their other
-      // terms: ties stay ties, ordered by path, as with the index this one replaced. A hit is (slot, count), slot
-      // being query term × FIELDS.length + field; a count is below 2^21 (a document is at most 2 MB).
-      const p = entry.postings;
-      const keys: number[] = [];
-      let sorted = true;
-      for (let i = 0; i < p.length; i += 2) {
-        const q = lookup[p[i] >>> 3];
-        if (q === 0) continue;
-        const key = ((q - 1) * F + (p[i] & 7)) * 2 ** 21 + Math.min(p[i + 1], 2 ** 21 - 1);
-        if (keys.length > 0 && key < keys[keys.length - 1]) sorted = false;
-        keys.push(key);
-      }
-      if (!sorted) keys.sort((a, b) => a - b);
+    for (let h = 0; h < hit.length; h++) {
+      const entry = hit[h];
+      const keys = hitKeys[h];
       let score = 0;
       let quality = 0;
       const words: string[] = [];
@@ -321,6 +333,30 @@ export class RelevanceIndex {
     }
     return id;
   }
+}
+
+/**
+ * An entry's hits for a query (`lookup`: termId → 1 + the term's place in the query, 0 for a term not asked): one key
+ * per (query term, field) pair the entry holds, `(place × FIELDS.length + field) × 2^21 + count`, sorted. A count is
+ * below 2^21 (a document is at most 2 MB). Sorted, they are summed in MiniSearch's order (each query term's fields in
+ * FIELDS order, then the terms in query order), so two documents with the same figures for each term and field get
+ * the very same score, whatever their other terms: ties stay ties, ordered by path, as with the index this one
+ * replaced.
+ */
+function keysOf(p: Uint32Array, lookup: Uint32Array, F: number): readonly number[] {
+  let keys: number[] | undefined;
+  let sorted = true;
+  for (let i = 0; i < p.length; i += 2) {
+    const q = lookup[p[i] >>> 3];
+    if (q === 0) continue;
+    const key = ((q - 1) * F + (p[i] & 7)) * 2 ** 21 + Math.min(p[i + 1], 2 ** 21 - 1);
+    keys ??= [];
+    if (keys.length > 0 && key < keys[keys.length - 1]) sorted = false;
+    keys.push(key);
+  }
+  if (keys === undefined) return NO_KEYS;
+  if (!sorted) keys.sort((a, b) => a - b);
+  return keys;
 }
 
 /** Words of a postings slab (64 KiB). */

@@ -55,6 +55,45 @@ describe('the forward index scores as the MiniSearch index it replaced', () => {
     );
   });
 
+  it('an index asked again after each edit answers as a new index asked once (the hits it keeps never go stale)', (t) => {
+    const step = fc.oneof(docArb.map((d) => ({ put: d })), fc.nat(30).map((i) => ({ drop: i })), fc.nat(1).map((q) => ({ ask: q })));
+    const queryArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(docArb, { minLength: 1, maxLength: 20 }), fc.array(step, { maxLength: 16 }), queryArb, queryArb, (docs, steps, q0, q1) => {
+        const kept = new RelevanceIndex();
+        const live = new Map<string, IndexedDoc>();
+        const put = (d: IndexedDoc) => {
+          kept.upsert(d);
+          live.delete(d.path);
+          live.set(d.path, d);
+        };
+        docs.forEach(put);
+        const paths = [...new Set(docs.map((d) => d.path))];
+        const sorted = (m: ReturnType<RelevanceIndex['match']>) => [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+        let query = q0;
+        for (const s of steps) {
+          if ('put' in s) put(s.put);
+          else if ('drop' in s) {
+            kept.remove(paths[s.drop % paths.length]);
+            live.delete(paths[s.drop % paths.length]);
+          } else query = s.ask === 0 ? q0 : q1;
+          const weight = (w: string) => (w === 'paymentMethod' ? 2 : 1);
+          assert.deepEqual(sorted(kept.match(query, weight)), sorted(new RelevanceIndex([...live.values()]).match(query, weight)));
+        }
+      }),
+      fcOptions(t),
+    );
+  });
+
+  it('a term no document had, then one has: the next query finds it', () => {
+    const index = new RelevanceIndex([{ path: 'docs/a.md', title: 'Payments', body: 'payment retries' }]);
+    for (let i = 0; i < 3; i++) assert.deepEqual([...index.match(['payment', 'ledger']).keys()], ['docs/a.md']);
+    index.upsert({ path: 'docs/b.md', title: 'Ledger', body: 'the ledger export' });
+    assert.deepEqual([...index.match(['payment', 'ledger']).keys()].sort(), ['docs/a.md', 'docs/b.md']);
+    index.upsert({ path: 'docs/a.md', title: 'Payments', body: 'payment retries and the ledger' });
+    assert.deepEqual(index.match(['payment', 'ledger']).get('docs/a.md')?.words, ['payment', 'ledger']);
+  });
+
   it('documents with the same figures under other terms tie exactly, whatever order their sums were taken in', () => {
     // Each note has two of the three task words in its title and all three in its body: equal scores in exact arithmetic.
     const topics = ['payment', 'gateway', 'retry'];
