@@ -16,13 +16,16 @@ export function mapStrings<T>(value: T, f: (s: string) => string): T {
       return out ?? v;
     }
     if (v && typeof v === 'object') {
-      const entries = Object.entries(v);
+      // Its keys, not its entries: a manifest has thousands of small objects, and an entry is a new pair each.
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o);
       let walked: [string, unknown][] | undefined;
-      for (let i = 0; i < entries.length; i++) {
-        const [k, x] = entries[i];
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const x = o[k];
         const k2 = f(k);
         const x2 = walk(x);
-        if (walked === undefined && (k2 !== k || x2 !== x)) walked = entries.slice(0, i);
+        if (walked === undefined && (k2 !== k || x2 !== x)) walked = keys.slice(0, i).map((before) => [before, o[before]]);
         if (walked !== undefined) walked.push([k2, x2]);
       }
       return walked ? Object.fromEntries(walked) : v;
