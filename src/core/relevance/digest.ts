@@ -1,11 +1,20 @@
 import { ByText } from './by-text';
-import type { IndexedDoc } from './index';
 
 // The digests that key a relevance index's entries (index.ts) and a kept index's rules (persist.ts). A kept index on
 // disk holds them: a change here changes every kept entry's key (test/unit/relevance/by-text.test.ts pins values).
 
+/** What of a document is indexed (index.ts's IndexedDoc, written out here: index.ts imports this file). */
+interface IndexedFields {
+  path: string;
+  title: string;
+  headings?: readonly string[];
+  summary?: string;
+  tags?: readonly string[];
+  body: string;
+}
+
 /** The indexed text of a document, field by field in FIELDS order (index.ts's FIELDS). */
-export function fieldTexts(doc: IndexedDoc): string[] {
+export function fieldTexts(doc: IndexedFields): string[] {
   return [doc.title, (doc.headings ?? []).join('\n'), doc.summary ?? '', (doc.tags ?? []).join(' '), doc.path.replace(/\.[^./]+$/, ''), doc.body];
 }
 

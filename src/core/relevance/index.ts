@@ -67,7 +67,8 @@ let queries = 0;
  * The workspace's full-text index (BM25+ over weighted fields, scored as MiniSearch scores them), kept up to date
  * file by file: `upsert` on change, `remove` on delete. A forward index: each document keeps its own term counts, a
  * query reads them all once (about 2 M postings for 100 000 short notes: a few milliseconds), so a change, a delete
- * or a reload is an exact replacement of one entry and nothing drifts. Tokens are identifier-aware and stemmed on
+ * or a reload is an exact replacement of one entry and nothing drifts. The same query asked again reads only the
+ * entries made since (each keeps what the last query found in it). Tokens are identifier-aware and stemmed on
  * both sides, so `paymentMethod` in a task finds "payment methods" in a document. Its entries can be saved and
  * restored (persist.ts): a document whose path, size, mtime and text are unchanged is not tokenised again.
  */
