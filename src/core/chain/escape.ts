@@ -96,13 +96,19 @@ function lookAlikeOpener(names: string, slash: boolean): RegExp {
 
 let lookAlikeTags: RegExp | undefined;
 const NON_ASCII = /[^\t\n\r -~]/;
+/**
+ * The characters a look-alike opener starts with (lookAlikeOpener's first class). A text with none of them has no
+ * opener to neutralise: the look-alike expression, whose Unicode classes take some 30 ms to build and compile, is then
+ * neither made nor run (a trimmed log holds a `…` but rarely a `<`).
+ */
+const OPENER = /[<\uFF1C\uFE64]/;
 
 /**
  * A text in which no spelling of `</tag` other than the exact one is left, for texts that go verbatim apart from
  * their own closer (reinject.ts): `< /rules>`, `<\u200b/rules>`, `＜/rules＞` lose their opener.
  */
 export function neutraliseLookAlikeClosers(text: string, tag: string): string {
-  return text.replace(lookAlikeOpener(lookAlikeName(tag), true), '&lt;');
+  return OPENER.test(text) ? text.replace(lookAlikeOpener(lookAlikeName(tag), true), '&lt;') : text;
 }
 
 /** Neutralise every opener of a section (`<!--`, `<![CDATA[`) that has no closer after it in the text. */
@@ -116,7 +122,7 @@ function closeSections(text: string, open: RegExp, close: RegExp): string {
 /** Workspace text as it goes inside an envelope element. */
 export function escapeContent(text: string): string {
   let out = text.includes('<') ? text.replace(TAG_OPEN, '&lt;') : text;
-  if (NON_ASCII.test(out)) out = out.replace((lookAlikeTags ??= lookAlikeOpener(ENVELOPE_TAGS.map(lookAlikeName).join('|'), false)), '&lt;');
+  if (NON_ASCII.test(out) && OPENER.test(out)) out = out.replace((lookAlikeTags ??= lookAlikeOpener(ENVELOPE_TAGS.map(lookAlikeName).join('|'), false)), '&lt;');
   if (out.includes('<!--')) out = closeSections(out, /<(?=!--)/g, /-->/g);
   if (/<!\[CDATA\[/i.test(out)) out = closeSections(out, /<(?=!\[CDATA\[)/gi, /\]\]>/g);
   return out;

@@ -50,7 +50,7 @@ describe('escape: look-alike openers', () => {
   }
 
   it('leaves non-ASCII text and other brackets byte-identical', () => {
-    for (const text of ['Ünïcödé <div> et les caractères accentués', '中文，日本語、한국어 <b>粗体</b>', 'a ‹document› b', '〈document〉 ⟨task⟩', 'List<Tâche> x = new List<Tâche>();', '<\u200btasks>', 'emoji 👍 <span>ok</span>', 'ﬁle <ﬁgure>']) {
+    for (const text of ['Ünïcödé <div> et les caractères accentués', '中文，日本語、한국어 <b>粗体</b>', 'a ‹document› b', '〈document〉 ⟨task⟩', 'List<Tâche> x = new List<Tâche>();', '<\u200btasks>', 'emoji 👍 <span>ok</span>', 'ﬁle <ﬁgure>', '… 12 more lines dropped — résumé', '\u200b/document\u200b ＞ /ｔａｓｋ＞ (no opener at all)']) {
       assert.equal(escapeContent(text), text, text);
     }
   });
