@@ -51,9 +51,7 @@ const MODE_ORDER: InstructionMode[] = ['mandatory', 'conditional', 'disclosed'];
 
 /** The family of an instruction file, from its workspace-relative path; undefined for anything else. */
 export function instructionFamily(path: string): InstructionFamily | undefined {
-  // A plain loop: asked about every file of every snapshot, `find` with a destructured pair made an iterator per family.
-  for (let i = 0; i < FAMILIES.length; i++) if (FAMILIES[i][1](path)) return FAMILIES[i][0];
-  return undefined;
+  return FAMILIES.find(([, matches]) => matches(path))?.[0];
 }
 
 /** Read one instruction file with its family's semantics. Malformed front matter is a warning; the text still loads. */
