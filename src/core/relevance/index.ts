@@ -1,5 +1,6 @@
 import { eachWord } from '../task/words';
 import { processTerm, stem } from './terms';
+import { bm25, countHits, invDocFreq, keysOf } from './bm25';
 import { fieldsDigest, fieldTexts } from './digest';
 
 /** One searchable file, as the index sees it. */
@@ -31,10 +32,6 @@ export interface TextMatch {
 export const FIELDS = ['title', 'headings', 'summary', 'tags', 'path', 'body'] as const;
 const BOOST = [3, 2, 2, 2, 1.5, 1];
 const PATH_FIELD = FIELDS.indexOf('path');
-/** BM25+ parameters (MiniSearch's defaults, which this index replaced). */
-const K = 1.2;
-const B = 0.7;
-const D = 0.5;
 
 /**
  * One document's entry: its terms, each with the field it is in and how often, packed as pairs
@@ -59,7 +56,6 @@ interface QueryHits {
   keys: readonly number[];
 }
 
-const NO_KEYS: readonly number[] = [];
 /** Queries made in this process, so that two indexes sharing entries (dump, from) never read each other's hits. */
 let queries = 0;
 
@@ -163,9 +159,10 @@ export class RelevanceIndex {
     const order = [...byStem.keys()];
     // termId → 1 + its place in the query, for the terms any document has.
     const slot = new Map<number, number>();
-    order.forEach((t, i) => {
+    const ids = order.map((t, i) => {
       const id = this.termIds.get(t);
       if (id !== undefined) slot.set(id, i + 1);
+      return id ?? -1;
     });
     if (slot.size === 0) return out;
     const lookup = new Uint32Array(this.terms.length);
@@ -173,7 +170,7 @@ export class RelevanceIndex {
 
     // The same terms as the last query: an entry read then (the same object: a changed document is a new entry) has
     // its hits already, so after a one-document edit only that document's postings are read again.
-    const terms = order.map((t) => this.termIds.get(t) ?? -1).join(',');
+    const terms = ids.join(',');
     if (this.query.terms !== terms) this.query = { terms, id: ++queries, asked: 0 };
     const query = this.query.id;
     const remember = ++this.query.asked > 1;
@@ -346,42 +343,6 @@ export class RelevanceIndex {
   }
 }
 
-/**
- * An entry's hits for a query (`lookup`: termId → 1 + the term's place in the query, 0 for a term not asked): one key
- * per (query term, field) pair the entry holds, `(place × FIELDS.length + field) × 2^21 + count`, sorted. A count is
- * below 2^21 (a document is at most 2 MB). Sorted, they are summed in MiniSearch's order (each query term's fields in
- * FIELDS order, then the terms in query order), so two documents with the same figures for each term and field get
- * the very same score, whatever their other terms: ties stay ties, ordered by path, as with the index this one
- * replaced.
- */
-function keysOf(p: Uint32Array, lookup: Uint32Array, F: number): readonly number[] {
-  let keys: number[] | undefined;
-  let sorted = true;
-  for (let i = 0; i < p.length; i += 2) {
-    const q = lookup[p[i] >>> 3];
-    if (q === 0) continue;
-    const key = ((q - 1) * F + (p[i] & 7)) * 2 ** 21 + Math.min(p[i + 1], 2 ** 21 - 1);
-    keys ??= [];
-    if (keys.length > 0 && key < keys[keys.length - 1]) sorted = false;
-    keys.push(key);
-  }
-  if (keys === undefined) return NO_KEYS;
-  if (!sorted) keys.sort((a, b) => a - b);
-  return keys;
-}
-
-/** Count the entry's (query term, field) pairs into `docCount` (keysOf's slots); whether it has any. */
-function countHits(p: Uint32Array, lookup: Uint32Array, F: number, docCount: Uint32Array): boolean {
-  let found = false;
-  for (let i = 0; i < p.length; i += 2) {
-    const q = lookup[p[i] >>> 3];
-    if (q === 0) continue;
-    docCount[(q - 1) * F + (p[i] & 7)]++;
-    found = true;
-  }
-  return found;
-}
-
 /** Words of a postings slab (64 KiB). */
 const SLAB_WORDS = 16384;
 
@@ -401,14 +362,6 @@ function grown<T extends Int32Array | Uint32Array>(a: T, length: number): T {
  */
 function detached(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
-}
-
-function invDocFreq(matching: number, total: number): number {
-  return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
-}
-
-function bm25(termFreq: number, idf: number, fieldLength: number, avgFieldLength: number): number {
-  return idf * (D + (termFreq * (K + 1)) / (termFreq + K * (1 - B + (B * fieldLength) / avgFieldLength)));
 }
 
 export { stem };
