@@ -20,11 +20,12 @@ import { prng } from './fixtures';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-corr-search-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function generated(seed: number, records: number, opts: { crlf?: boolean; tail?: boolean } = {}): string {
+function generated(seed: number, records: number, opts: { crlf?: boolean; tail?: boolean; short?: boolean } = {}): string {
   const rand = prng(seed);
   const int = (n: number) => Math.floor(rand() * n);
   // Few distinct suffixes and prefixes: many ids end with the same four bytes, some are inside others.
-  const ids = Array.from({ length: 400 }, (_, k) => (k % 5 === 0 ? `req-${k % 7}${'ab'.repeat(1 + (k % 3))}-0001` : k % 5 === 1 ? `x${k}req-${k % 7}abab-0001` : `${(k * 7919).toString(16)}-${k % 11}beef`));
+  // Every id is 10 characters or more; with `short`, one in five is 6 (the shortest an id can be: the smallest stride).
+  const ids = Array.from({ length: 400 }, (_, k) => (opts.short && k % 5 === 4 ? `sx${1000 + k}` : k % 5 === 0 ? `req-${k % 7}${'ab'.repeat(1 + (k % 3))}-0001` : k % 5 === 1 ? `x${k}req-${k % 7}abab-0001` : `${(k * 7919).toString(16)}-${k % 11}beef`));
   const out: string[] = [];
   const eol = () => (opts.crlf && rand() < 0.3 ? '\r\n' : '\n');
   for (let n = 0; n < records; n++) {
@@ -61,6 +62,7 @@ describe('correlated lines in one pass', () => {
     ['seeded small log 1', generated(1, 3000)],
     ['seeded small log 2, CRLF and a last line without a line end', generated(2, 5000, { crlf: true, tail: true })],
     ['seeded log over two chunks', generated(3, Math.ceil((1.3 * CHUNK) / 90))],
+    ['seeded log with 6-character ids', generated(4, 5000, { short: true })],
   ];
   for (const [name, text] of cases) {
     it(`${name}: the same lines, with the same text, as one Buffer#indexOf per id`, () => {
@@ -95,5 +97,18 @@ describe('correlated lines in one pass', () => {
       [103],
     );
     assert.deepEqual(searchIds(chunk, new Map([['xx-0001', [100, 105]]])), [100, 101, 103, 104]);
+  });
+
+  it('finds an id at a line’s start and end, and not one byte short of it', () => {
+    const lines = ['12345678', 'x 12345678', '12345678 y', '1234567 no', '2345678x no', 'ab12345678cd'];
+    const text = lines.join('\n');
+    const buf = Buffer.from(text, 'latin1');
+    const starts = new Int32Array(lines.length);
+    for (let k = 1; k < lines.length; k++) starts[k] = starts[k - 1] + lines[k - 1].length + 1;
+    const chunk: ChunkLines = { buf, starts, firstLine: 0, lines: lines.length, end: buf.length };
+    assert.deepEqual(searchIds(chunk, new Map([['12345678', [0, 5]]])), [0, 1, 2, 5]);
+    // With a shorter id watched too (a shorter stride): the same lines.
+    assert.deepEqual(searchIds(chunk, new Map([['12345678', [0, 5]], ['zzzzzz', [0, 5]]])), [0, 1, 2, 5]);
+    assert.deepEqual(searchIds(chunk, new Map([['12345678', [3, 5]]])), [5]);
   });
 });
