@@ -57,6 +57,14 @@ function correlated(abs: string, mode: 'once' | 'each' | 'auto', kernel: 'always
   }
 }
 
+/** A chunk holding `lines` (each followed by a line end when `eol`), its first line numbered `firstLine`. */
+function chunkOf(lines: string[], firstLine: number, eol: boolean): ChunkLines {
+  const buf = Buffer.from(lines.join('\n') + (eol ? '\n' : ''), 'latin1');
+  const starts = new Int32Array(lines.length);
+  for (let k = 1; k < lines.length; k++) starts[k] = starts[k - 1] + lines[k - 1].length + 1;
+  return { buf, starts, firstLine, lines: lines.length, end: buf.length };
+}
+
 describe('correlated lines in one pass', () => {
   const cases: [string, string][] = [
     ['seeded small log 1', generated(1, 3000)],
@@ -78,12 +86,7 @@ describe('correlated lines in one pass', () => {
   }
 
   it('finds each line once, only within its id’s ranges, ids sharing their last four bytes told apart', () => {
-    const lines = ['a-xx-0001 one', 'b-xx-0001 two', 'zzzz', 'a-xx-0001 b-xx-0001 both', 'xa-xx-0001 inside a longer id', 'a-xx-000 no'];
-    const text = lines.join('\n') + '\n';
-    const buf = Buffer.from(text, 'latin1');
-    const starts = new Int32Array(lines.length);
-    for (let k = 1; k < lines.length; k++) starts[k] = starts[k - 1] + lines[k - 1].length + 1;
-    const chunk: ChunkLines = { buf, starts, firstLine: 100, lines: lines.length, end: buf.length };
+    const chunk = chunkOf(['a-xx-0001 one', 'b-xx-0001 two', 'zzzz', 'a-xx-0001 b-xx-0001 both', 'xa-xx-0001 inside a longer id', 'a-xx-000 no'], 100, true);
     assert.deepEqual(searchIds(chunk, new Map([['a-xx-0001', [100, 105]]])), [100, 103, 104]);
     assert.deepEqual(searchIds(chunk, new Map([['b-xx-0001', [100, 102]]])), [101]);
     assert.deepEqual(
@@ -100,12 +103,8 @@ describe('correlated lines in one pass', () => {
   });
 
   it('finds an id at a line’s start and end, and not one byte short of it', () => {
-    const lines = ['12345678', 'x 12345678', '12345678 y', '1234567 no', '2345678x no', 'ab12345678cd'];
-    const text = lines.join('\n');
-    const buf = Buffer.from(text, 'latin1');
-    const starts = new Int32Array(lines.length);
-    for (let k = 1; k < lines.length; k++) starts[k] = starts[k - 1] + lines[k - 1].length + 1;
-    const chunk: ChunkLines = { buf, starts, firstLine: 0, lines: lines.length, end: buf.length };
+    // The last line has no line end.
+    const chunk = chunkOf(['12345678', 'x 12345678', '12345678 y', '1234567 no', '2345678x no', 'ab12345678cd'], 0, false);
     assert.deepEqual(searchIds(chunk, new Map([['12345678', [0, 5]]])), [0, 1, 2, 5]);
     // With a shorter id watched too (a shorter stride): the same lines.
     assert.deepEqual(searchIds(chunk, new Map([['12345678', [0, 5]], ['zzzzzz', [0, 5]]])), [0, 1, 2, 5]);
