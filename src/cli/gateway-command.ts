@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import type { GatewayMode } from '../core/gateway/plan';
 import { listCalls, recordsDir } from '../core/gateway/records';
 import { InputError } from '../core/errors';
-import { DEFAULT_UPSTREAMS, startGateway } from './gateway';
 import { defaultAgentDirs } from './gateway-agents';
 
 /** `ctxctl gateway` and `ctxctl gateway calls`: the arguments, the ready line, the listing of the records. */
@@ -45,6 +44,8 @@ export async function gatewayCommand(argv: string[], io: GatewayIo): Promise<num
   }
   const root = path.resolve(values.workspace ?? '.');
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`--workspace: not a folder: ${root}`);
+  // Loaded here, not with the CLI: its HTTP, TLS, zlib and worker modules cost every other command about 10 ms.
+  const { DEFAULT_UPSTREAMS, startGateway } = await import('./gateway');
   const running = await startGateway({
     root,
     port,
