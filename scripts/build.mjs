@@ -48,8 +48,27 @@ function writeRankFile(name) {
     if (bytes.length > 255) throw new Error(`${name}: token ${rank} is ${bytes.length} bytes, more than a rank file holds`);
     parts.push(Buffer.from([bytes.length]), bytes);
   }
-  fs.writeFileSync(`dist/ranks/${name}.bin`, Buffer.concat(parts));
-  fs.writeFileSync(`dist/ranks/${name}.json`, JSON.stringify({ pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, tokens: tokens.length }));
+  const bin = Buffer.concat(parts);
+  // The table's hash slots, as rank-table.ts makes them, so a run reads them instead of hashing every token.
+  const index = rankFileModule().rankIndex(bin);
+  fs.writeFileSync(`dist/ranks/${name}.bin`, bin);
+  if (index) fs.writeFileSync(`dist/ranks/${name}.index`, index.bytes);
+  else fs.rmSync(`dist/ranks/${name}.index`, { force: true });
+  fs.writeFileSync(`dist/ranks/${name}.json`, JSON.stringify({ pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, tokens: tokens.length, ...(index ? { index: index.meta } : {}) }));
+}
+
+// src/core/rank-file.ts, bundled for this script (the same code that reads the files).
+let rankFile;
+function rankFileModule() {
+  if (rankFile) return rankFile;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-rank-file-'));
+  try {
+    const file = path.join(dir, 'rank-file.cjs');
+    esbuild.buildSync({ bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning', entryPoints: ['src/core/rank-file.ts'], outfile: file });
+    return (rankFile = require(file));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // The provider SDKs and the MCP SDK (with zod) are bundled apart, as dist/vendor/<name>.js, and required only when

@@ -4,6 +4,14 @@
  * (o200k_base has 200 000): a few milliseconds where a Map took 40 to 60 and left a garbage collection behind.
  * A lookup hashes the characters of a byte string (one character per byte) in place, without slicing it.
  */
+/** Where each rank's token sits in a table's slots: what `RankTable#index` gives and `RankTable.fromIndex` takes. */
+export interface RankIndex {
+  /** The slot of rank r's token, -1 when no token has rank r. */
+  slotOf: Int32Array;
+  /** The table's slot count (a power of two). */
+  slotCount: number;
+}
+
 export class RankTable {
   /** Tokens in the table. */
   readonly size: number;
@@ -22,17 +30,17 @@ export class RankTable {
     private readonly file: Uint8Array,
     /** Where rank r's bytes start in the file; its length is the byte before. */
     private readonly starts: Int32Array,
+    slots: Int32Array,
+    pairs: Int32Array,
+    size: number,
+    longest: number,
   ) {
-    const ranks = starts.length;
-    this.rankCount = ranks;
-    let slots = 1024;
-    while (slots < 2 * ranks) slots *= 2;
-    this.slots = new Int32Array(slots);
-    this.mask = slots - 1;
-    this.pairs = new Int32Array(65536).fill(-1);
-    const built = fill(file, starts, this.slots, this.pairs);
-    this.size = built.size;
-    this.maxTokenBytes = built.longest;
+    this.rankCount = starts.length;
+    this.slots = slots;
+    this.mask = slots.length - 1;
+    this.pairs = pairs;
+    this.size = size;
+    this.maxTokenBytes = longest;
   }
 
   /**
@@ -53,7 +61,57 @@ export class RankTable {
       starts[r] = at + 1;
       at += 1 + file[at];
     }
-    return new RankTable(file, starts);
+    let count = 1024;
+    while (count < 2 * ranks) count *= 2;
+    const slots = new Int32Array(count);
+    const pairs = new Int32Array(PAIRS).fill(-1);
+    const built = fill(file, starts, slots, pairs);
+    return new RankTable(file, starts, slots, pairs, built.size, built.longest);
+  }
+
+  /**
+   * The table from a rank file's bytes and the slot of each rank as `index()` gives them (scripts/build.mjs writes
+   * them beside the rank file, and rank-file.ts checks them against their digest first): a run then places each rank
+   * in its slot without hashing 200 000 tokens, in a loop of plain reads and writes. Undefined when the slots cannot
+   * be this file's: a slot count that is not a power of two at least twice the ranks, a slot out of range or taken
+   * twice, a token without a slot or a slot for a rank without a token, or bytes that end inside a token.
+   */
+  static fromIndex(file: Uint8Array, index: RankIndex): RankTable | undefined {
+    const { slotOf, slotCount } = index;
+    const ranks = slotOf.length;
+    if (slotCount < 1024 || (slotCount & (slotCount - 1)) !== 0 || slotCount < 2 * ranks) return undefined;
+    const starts = new Int32Array(ranks);
+    const slots = new Int32Array(slotCount);
+    const pairs = new Int32Array(PAIRS).fill(-1);
+    let size = 0;
+    let longest = 1;
+    let at = 0;
+    for (let r = 0; r < ranks; r++) {
+      if (at >= file.length) return undefined;
+      const n = file[at];
+      const s = at + 1;
+      starts[r] = s;
+      at = s + n;
+      const slot = slotOf[r];
+      if (n === 0) {
+        if (slot !== -1) return undefined;
+        continue;
+      }
+      if (slot < 0 || slot >= slotCount || slots[slot] !== 0) return undefined;
+      slots[slot] = r + 1;
+      size++;
+      if (n > longest) longest = n;
+      if (n === 2) pairs[file[s] * 256 + file[s + 1]] = r;
+    }
+    if (at !== file.length) return undefined;
+    return new RankTable(file, starts, slots, pairs, size, longest);
+  }
+
+  /** The slot of each rank (-1: a rank without a token) and the slot count: what `fromIndex` takes to make this very table again. */
+  index(): RankIndex {
+    const slotOf = new Int32Array(this.rankCount).fill(-1);
+    for (let slot = 0; slot < this.slots.length; slot++) if (this.slots[slot] !== 0) slotOf[this.slots[slot] - 1] = slot;
+    return { slotOf, slotCount: this.slots.length };
   }
 
   /** The rank of the byte string `key[from, to)` (one character per byte), or -1 when it is no token. */
@@ -106,5 +164,7 @@ function fill(file: Uint8Array, starts: Int32Array, slots: Int32Array, pairs: In
   return { size, longest };
 }
 
+/** Two-byte strings: 256 × 256. */
+const PAIRS = 65536;
 const FNV_BASIS = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;

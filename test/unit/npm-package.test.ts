@@ -51,7 +51,7 @@ describe('the npm package (npm pack → npm install → npx ctxctl)', { timeout:
     assert.deepEqual(packed[0].files.map((f) => f.path).sort(), [
       'LICENSE', 'README.md', 'bin/ctxctl.js',
       'dist/cli-main.js', 'dist/cli-main.js.cache', 'dist/cli.js', 'dist/gateway-worker.js',
-      'dist/ranks/cl100k_base.bin', 'dist/ranks/cl100k_base.json', 'dist/ranks/o200k_base.bin', 'dist/ranks/o200k_base.json',
+      'dist/ranks/cl100k_base.bin', 'dist/ranks/cl100k_base.index', 'dist/ranks/cl100k_base.json', 'dist/ranks/o200k_base.bin', 'dist/ranks/o200k_base.index', 'dist/ranks/o200k_base.json',
       'dist/vendor/anthropic.js', 'dist/vendor/mcp.js', 'dist/vendor/openai.js',
       'package.json',
     ]);

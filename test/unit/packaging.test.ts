@@ -11,7 +11,7 @@ describe('packaging', () => {
     const bundles = [...build.matchAll(/outfile: '(dist\/[^']+)'/g)].map((m) => m[1]).filter((f) => f !== 'dist/cli.js' && f !== 'dist/cli-main.js' && f !== 'dist/gateway-worker.js'); // the CLI's own, not the extension's
     assert.deepEqual(bundles.sort(), ['dist/assemble-worker.js', 'dist/extension.js', 'dist/send-worker.js', 'dist/session-host.js', 'dist/webview.js']);
     // The rank tables the bundles require at run time are built once, beside them (the .js copies are js-tiktoken's, a fallback).
-    assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'ranks')).sort(), ['cl100k_base.bin', 'cl100k_base.js', 'cl100k_base.json', 'o200k_base.bin', 'o200k_base.js', 'o200k_base.json']);
+    assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'ranks')).sort(), ['cl100k_base.bin', 'cl100k_base.index', 'cl100k_base.js', 'cl100k_base.json', 'o200k_base.bin', 'o200k_base.index', 'o200k_base.js', 'o200k_base.json']);
     assert.deepEqual(fs.readdirSync(path.join(REPO, 'dist', 'vendor')).filter((f) => f.endsWith('.js')).sort(), ['anthropic.js', 'mcp.js', 'openai.js']);
     // What the VSIX holds of dist/, as vsce lists it from .vscodeignore: each bundle the extension loads and the CLI
     // the editor's gateway runs (dist/cli.js, its bundle, its record worker); the rank files; the SDKs the send
@@ -21,7 +21,7 @@ describe('packaging', () => {
     const files = listed.stdout.split('\n').filter(Boolean);
     assert.deepEqual(files.filter((f) => f.startsWith('dist/')).sort(), [
       ...bundles, 'dist/cli-main.js', 'dist/cli.js', 'dist/gateway-worker.js',
-      'dist/ranks/cl100k_base.bin', 'dist/ranks/cl100k_base.json', 'dist/ranks/o200k_base.bin', 'dist/ranks/o200k_base.json',
+      'dist/ranks/cl100k_base.bin', 'dist/ranks/cl100k_base.index', 'dist/ranks/cl100k_base.json', 'dist/ranks/o200k_base.bin', 'dist/ranks/o200k_base.index', 'dist/ranks/o200k_base.json',
       'dist/vendor/anthropic.js', 'dist/vendor/openai.js',
     ].sort());
     // Every file of dist/ the extension's sources name is in it (extension.ts loads them with dist('…')).

@@ -4,9 +4,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { readRankFile } from '../../src/core/rank-file';
-import { RankTable } from '../../src/core/rank-table';
+import { RankTable, type RankIndex } from '../../src/core/rank-table';
 import { loadBpe } from '../../src/core/tokens-bpe';
 import { REPO } from './helpers';
+
+/** Everything a table answers with: its tokens, slots, pairs and counts. */
+function sameAs(table: RankTable | undefined) {
+  assert.ok(table);
+  return { entries: [...table.entries()], index: table.index(), pairs: table.pairs, size: table.size, ranks: table.rankCount, longest: table.maxTokenBytes };
+}
 
 /** The rank files scripts/build.mjs writes must hold exactly js-tiktoken's ranks (so rank tables load fast). */
 describe('rank files (dist/ranks/NAME.bin)', () => {
@@ -34,8 +40,90 @@ describe('rank files (dist/ranks/NAME.bin)', () => {
       assert.equal(table.maxTokenBytes, [...expected.keys()].reduce((m, k) => Math.max(m, k.length), 0));
       // js-tiktoken's own format loads into the same table (the unit tests count with that one).
       assert.deepEqual([...loadBpe(ranks).ranks.entries()], [...table.entries()]);
+      // The table's slots came from the build's index, and it is, slot for slot, the table the rank file alone builds.
+      assert.equal(file.indexed, true);
+      const built = RankTable.fromRankFile(fs.readFileSync(path.join(REPO, 'dist', 'ranks', `${name}.bin`)));
+      assert.ok(built);
+      assert.deepEqual(sameAs(table), sameAs(built));
     });
   }
+
+  it('an index that is missing, damaged, cut, of another rank file or a big-endian build is not used: the table is built from the rank file, the same', () => {
+    const dist = path.join(REPO, 'dist', 'ranks');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-ranks-'));
+    const indexFile = path.join(dir, 'cl100k_base.index');
+    const metaFile = path.join(dir, 'cl100k_base.json');
+    const bin = fs.readFileSync(path.join(dist, 'cl100k_base.bin'));
+    const index = fs.readFileSync(path.join(dist, 'cl100k_base.index'));
+    const meta = JSON.parse(fs.readFileSync(path.join(dist, 'cl100k_base.json'), 'utf8'));
+    const expected = sameAs(RankTable.fromRankFile(bin));
+    /** The table read from `dir` (always the same) and where its slots came from. */
+    const read = () => {
+      const file = readRankFile('cl100k_base', dir);
+      assert.ok(file);
+      assert.deepEqual(sameAs(file.table), expected);
+      return file.indexed ? 'index' : 'built';
+    };
+    try {
+      fs.writeFileSync(path.join(dir, 'cl100k_base.bin'), bin);
+      fs.writeFileSync(metaFile, JSON.stringify(meta));
+      fs.writeFileSync(indexFile, index);
+      assert.equal(read(), 'index');
+      fs.rmSync(indexFile);
+      assert.equal(read(), 'built', 'missing');
+      const damaged = Buffer.from(index);
+      damaged[4 * 1234] ^= 1; // one bit of rank 1234's slot
+      fs.writeFileSync(indexFile, damaged);
+      assert.equal(read(), 'built', 'one bit flipped');
+      fs.writeFileSync(indexFile, index.subarray(0, index.length - 4));
+      assert.equal(read(), 'built', 'cut');
+      fs.writeFileSync(indexFile, index);
+      fs.writeFileSync(metaFile, JSON.stringify({ ...meta, index: { ...meta.index, sha256: '0'.repeat(64) } }));
+      assert.equal(read(), 'built', 'another digest');
+      fs.writeFileSync(metaFile, JSON.stringify({ ...meta, index: { ...meta.index, slots: meta.index.slots / 2 } }));
+      assert.equal(read(), 'built', 'another slot count');
+      const { index: _, ...withoutIndex } = meta;
+      fs.writeFileSync(metaFile, JSON.stringify(withoutIndex));
+      assert.equal(read(), 'built', 'a rank file without an index (a big-endian build writes none)');
+      // The rank file is another one: the digest covers it too.
+      const other = Buffer.from(bin);
+      other[bin.length - 1] ^= 1;
+      fs.writeFileSync(path.join(dir, 'cl100k_base.bin'), other);
+      fs.writeFileSync(metaFile, JSON.stringify(meta));
+      const file = readRankFile('cl100k_base', dir);
+      assert.ok(file);
+      assert.equal(file.indexed, false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('slots that cannot be the rank file’s are refused by the table itself, even with a right digest', () => {
+    // Ranks 0..3: "a", no token, "ab", "abc".
+    const file = Buffer.from([1, 0x61, 0, 2, 0x61, 0x62, 3, 0x61, 0x62, 0x63]);
+    const table = RankTable.fromRankFile(file);
+    assert.ok(table);
+    const good = table.index();
+    assert.equal(good.slotCount, 1024);
+    assert.deepEqual(sameAs(RankTable.fromIndex(file, good)), sameAs(table));
+    const slotOf = (change: (a: Int32Array) => void) => {
+      const a = Int32Array.from(good.slotOf);
+      change(a);
+      return { ...good, slotOf: a };
+    };
+    const bad: [string, RankIndex][] = [
+      ['a slot count that is not a power of two', { ...good, slotCount: 1536 }],
+      ['too few slots', { ...good, slotCount: 512 }],
+      ['a slot out of range', slotOf((a) => (a[0] = 1024))],
+      ['a negative slot', slotOf((a) => (a[2] = -5))],
+      ['one slot for two tokens', slotOf((a) => (a[3] = a[0]))],
+      ['a slot for a rank without a token', slotOf((a) => (a[1] = 7))],
+      ['a token without a slot', slotOf((a) => (a[2] = -1))],
+      ['fewer ranks than the file holds', { ...good, slotOf: good.slotOf.subarray(0, 3) }],
+      ['more ranks than the file holds', { ...good, slotOf: Int32Array.from([...good.slotOf, -1]) }],
+    ];
+    for (const [what, index] of bad) assert.equal(RankTable.fromIndex(file, index), undefined, what);
+  });
 
   it('a missing or truncated rank file is no rank file (the loader falls back to js-tiktoken’s module)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-ranks-'));
@@ -43,6 +131,7 @@ describe('rank files (dist/ranks/NAME.bin)', () => {
       assert.equal(readRankFile('o200k_base', dir), undefined);
       fs.writeFileSync(path.join(dir, 'o200k_base.bin'), fs.readFileSync(path.join(REPO, 'dist', 'ranks', 'o200k_base.bin')).subarray(0, 1000));
       fs.copyFileSync(path.join(REPO, 'dist', 'ranks', 'o200k_base.json'), path.join(dir, 'o200k_base.json'));
+      fs.copyFileSync(path.join(REPO, 'dist', 'ranks', 'o200k_base.index'), path.join(dir, 'o200k_base.index'));
       assert.equal(readRankFile('o200k_base', dir), undefined);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
