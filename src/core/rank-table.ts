@@ -1,17 +1,17 @@
+/** Where each rank's token sits in a table's slots: what `RankTable#index` gives and `RankTable.fromIndex` takes. */
+export interface RankIndex {
+  /** The slot of rank r's token, -1 when no token has rank r. */
+  slotOf: Int32Array;
+  /** The table's slot count (a power of two, the one `fromRankFile` makes for as many ranks). */
+  slotCount: number;
+}
+
 /**
  * An encoding's ranks, held in place: the rank file's bytes as they were read (each token's length, then its bytes,
  * in rank order) and an open-addressing hash table of ranks over them. Loading it builds no string and no Map entry per token
  * (o200k_base has 200 000): a few milliseconds where a Map took 40 to 60 and left a garbage collection behind.
  * A lookup hashes the characters of a byte string (one character per byte) in place, without slicing it.
  */
-/** Where each rank's token sits in a table's slots: what `RankTable#index` gives and `RankTable.fromIndex` takes. */
-export interface RankIndex {
-  /** The slot of rank r's token, -1 when no token has rank r. */
-  slotOf: Int32Array;
-  /** The table's slot count (a power of two). */
-  slotCount: number;
-}
-
 export class RankTable {
   /** Tokens in the table. */
   readonly size: number;
@@ -61,9 +61,7 @@ export class RankTable {
       starts[r] = at + 1;
       at += 1 + file[at];
     }
-    let count = 1024;
-    while (count < 2 * ranks) count *= 2;
-    const slots = new Int32Array(count);
+    const slots = new Int32Array(slotCountFor(ranks));
     const pairs = new Int32Array(PAIRS).fill(-1);
     const built = fill(file, starts, slots, pairs);
     return new RankTable(file, starts, slots, pairs, built.size, built.longest);
@@ -73,13 +71,14 @@ export class RankTable {
    * The table from a rank file's bytes and the slot of each rank as `index()` gives them (scripts/build.mjs writes
    * them beside the rank file, and rank-file.ts checks them against their digest first): a run then places each rank
    * in its slot without hashing 200 000 tokens, in a loop of plain reads and writes. Undefined when the slots cannot
-   * be this file's: a slot count that is not a power of two at least twice the ranks, a slot out of range or taken
-   * twice, a token without a slot or a slot for a rank without a token, or bytes that end inside a token.
+   * be this file's: a slot count other than the one `fromRankFile` makes for as many ranks (lookups probe from the
+   * hash masked by it), a slot out of range or taken twice, a token without a slot or a slot for a rank without a
+   * token, or bytes that end inside a token.
    */
   static fromIndex(file: Uint8Array, index: RankIndex): RankTable | undefined {
     const { slotOf, slotCount } = index;
     const ranks = slotOf.length;
-    if (slotCount < 1024 || (slotCount & (slotCount - 1)) !== 0 || slotCount < 2 * ranks) return undefined;
+    if (slotCount !== slotCountFor(ranks)) return undefined;
     const starts = new Int32Array(ranks);
     const slots = new Int32Array(slotCount);
     const pairs = new Int32Array(PAIRS).fill(-1);
@@ -162,6 +161,13 @@ function fill(file: Uint8Array, starts: Int32Array, slots: Int32Array, pairs: In
     slots[slot] = r + 1;
   }
   return { size, longest };
+}
+
+/** The table's slot count for `ranks` ranks: the least power of two, at least 1024, that is twice as many or more. */
+function slotCountFor(ranks: number): number {
+  let count = 1024;
+  while (count < 2 * ranks) count *= 2;
+  return count;
 }
 
 /** Two-byte strings: 256 × 256. */
