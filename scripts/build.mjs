@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeToolManifest } from './tool-manifest.mjs';
+import { requireSource } from './require-source.mjs';
 
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -59,17 +60,7 @@ function writeRankFile(name) {
 
 // src/core/rank-file.ts, bundled for this script (the same code that reads the files).
 let rankFile;
-function rankFileModule() {
-  if (rankFile) return rankFile;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-rank-file-'));
-  try {
-    const file = path.join(dir, 'rank-file.cjs');
-    esbuild.buildSync({ bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning', entryPoints: ['src/core/rank-file.ts'], outfile: file });
-    return (rankFile = require(file));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+const rankFileModule = () => (rankFile ??= requireSource('src/core/rank-file.ts'));
 
 // The provider SDKs and the MCP SDK (with zod) are bundled apart, as dist/vendor/<name>.js, and required only when
 // used (src/vendor/load.ts): the CLI and the workers start without parsing 2.7 MB they rarely need.

@@ -6,13 +6,11 @@
 // or level-rule.ts's level words.
 //
 //   node scripts/gen-line-kernel.mjs [--check]   (--check: exit 1 when the committed bytes are stale)
-import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
+import { requireSource } from './require-source.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const wat = path.join(root, 'src', 'core', 'trim', 'line-kernel.wat');
@@ -29,14 +27,7 @@ export async function assemble() {
 
 /** line-kernel.ts's filterTables(), from the sources as they are. */
 export async function filter() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'line-kernel-'));
-  try {
-    const file = path.join(dir, 'line-kernel.cjs');
-    await esbuild.build({ bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning', entryPoints: [path.join(root, 'src', 'core', 'trim', 'line-kernel.ts')], outfile: file });
-    return Buffer.from(createRequire(import.meta.url)(file).filterTables());
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  return Buffer.from(requireSource(path.join(root, 'src', 'core', 'trim', 'line-kernel.ts')).filterTables());
 }
 
 export function source(bytes, filterBytes) {

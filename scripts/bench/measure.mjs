@@ -17,7 +17,7 @@ export function node(label, body, { wall = false } = {}) {
   return { label, ...m, wallMs, ...(wall ? { ms: wallMs } : {}) };
 }
 
-export const hasBash = fs.existsSync('/bin/bash');
+const hasBash = fs.existsSync('/bin/bash');
 
 /**
  * Run a program: its wall time and CPU time (user + system) to the millisecond, and its stdout. The times are bash's
