@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const EXAMPLE = path.join(REPO, 'examples', 'payment-incident');
 /** What the build reads: the sources, the build script, the example it warms the CLI's code cache on. */
-const SOURCES = ['package.json', '.npmignore', 'tsconfig.json', 'LICENSE', 'README.md', 'bin', 'src', 'scripts/build.mjs', 'scripts/tool-manifest.mjs', 'examples/payment-incident'];
+const SOURCES = ['package.json', '.npmignore', 'tsconfig.json', 'LICENSE', 'README.md', 'bin', 'src', 'scripts/build.mjs', 'scripts/tool-manifest.mjs', 'scripts/require-source.mjs', 'examples/payment-incident'];
 
 function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
