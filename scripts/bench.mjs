@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { fileTree, largeWorkspace, logWorkspace, notesWorkspace, sizedWorkspace } from './bench/gen.mjs';
 import { measureShapes } from './bench/log-shapes.mjs';
-import { cliBody, fit, median, medianRun, node, program, which } from './bench/measure.mjs';
+import { cliBody, fit, median, medianRun, node, program, walkBody, which } from './bench/measure.mjs';
 import { compareTokenizers } from './bench/tokenizers.mjs';
 import { packageSizes } from './bench/packages.mjs';
 
@@ -203,8 +203,16 @@ for (const n of !want('workspaces') ? [] : quick ? [1000, 10000] : [1000, 10000,
   const ref = rg ? program(rg, ['--files', ws]) : undefined;
   const rgRef = ref && { what: '`rg --files` wall', ...ms(ref.ms) };
   const cpu = (r) => `CPU ${Math.round(r.cpuMs)} ms`;
+  // The floors of one node process on this machine: listing every folder and stating every file, as the scan does
+  // (src/core/sources/scan.ts), which a warm preview must do to know what changed; and reading every file too, which
+  // a cold one must do to know what the files say. Each in a fresh node process, after the previews, page cache warm.
+  const floor = (read) => node('workspace floor', walkBody(ws, read), { wall: true });
+  const stat = floor(false);
+  const read = floor(true);
   row(`preview of ${n} files, cold (wall)`, ms(cold.ms), rgRef, { target: n === 100000 ? '≤ 15×' : undefined, result: `${cpu(cold)}; rg CPU ${Math.round(ref?.cpuMs ?? NaN)} ms; load ${os.loadavg()[0].toFixed(1)}; ${cold.out}` });
   row(`preview of ${n} files, warm (wall)`, ms(warm.ms), rgRef, { target: n === 100000 ? '≤ 300 ms' : undefined, result: `${cpu(warm)}; ${warm.out}` });
+  row(`  node alone: list and stat ${n} files (wall)`, ms(stat.ms), rgRef, { result: `${cpu(stat)}; ${stat.out}` });
+  row(`  node alone: list, stat and read ${n} files (wall)`, ms(read.ms), rgRef, { result: `${cpu(read)}; ${read.out}` });
   row(`preview of ${n} files, peak RSS (cold)`, { value: Math.round(cold.rssMB), unit: 'MB' }, undefined, { target: n === 100000 ? '≤ 300 MB' : undefined, perFile: `${((cold.rssMB * 1024) / n).toFixed(1)} KB per file`, result: `warm ${Math.round(warm.rssMB)} MB` });
 }
 

@@ -67,3 +67,15 @@ export function fit(points) {
 export function cliBody(cli, argv, pick = 'TRIMMED|FINAL') {
   return `const { run } = require(${JSON.stringify(cli)}); let out = ''; Promise.resolve(run(${JSON.stringify(argv)}, { stdout: (s) => { out += s; }, stderr: (s) => process.stderr.write(s) })).then((code) => { if (code !== 0) process.exit(code); globalThis.__out = out.split('\\n').filter((l) => new RegExp(${JSON.stringify(pick)}).test(l)).map((l) => l.trim()).join(' | ').slice(0, 160); });`;
 }
+
+/**
+ * A node script that lists every folder under `root` (readdir with file types) and states every file, as the
+ * workspace scan does, and with `read` reads each file whole too: the least a preview of that tree can cost in one
+ * node process. `__out` says how many files it stated, and how many bytes it read.
+ */
+export function walkBody(root, read) {
+  const visit = read ? 'fs.statSync(abs); bytes += fs.readFileSync(abs).length;' : 'fs.statSync(abs);';
+  return `const fs = require('fs'); const path = require('path'); let files = 0; let bytes = 0;
+const walk = (dir) => { for (const e of fs.readdirSync(dir, { withFileTypes: true })) { const abs = path.join(dir, e.name); if (e.isDirectory()) walk(abs); else if (e.isFile()) { files++; ${visit} } } };
+walk(${JSON.stringify(root)}); globalThis.__out = \`\${files} files stated${read ? ', ${bytes} bytes read' : ''}\`;`;
+}
