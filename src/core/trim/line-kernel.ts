@@ -1,3 +1,4 @@
+import { ANCHOR_COUNTS } from './anchor-counts';
 import { AFTER_WORD } from './level-column';
 import { LINE_KERNEL_FILTER, LINE_KERNEL_WASM } from './line-kernel-wasm';
 import { LEVEL_NUMBER_FROM, LEVEL_NUMBER_KEY, LEVEL_NUMBER_SKIP, TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
@@ -65,10 +66,11 @@ function triggerTables(): Uint8Array {
   const byAnchor = new Map<string, { word: string; at: number; flag: number }[]>();
   for (const [word, flag] of [...TRIGGER_WORDS.map((w) => [w, 0] as const), [LEVEL_NUMBER_KEY, 0x80] as const]) {
     if (word.length < 3 || word.length > WORD_ROOM - 2 || /[^\x20-\x7e]/.test(word)) throw new Error(`triggers.ts: the word ${JSON.stringify(word)} cannot be a kernel's`);
-    // Three bytes: the pair and the byte after it.
+    // Three bytes: the pair and the byte after it, the least common in real logs (ANCHOR_COUNTS), then by letters.
+    const count = (k: number) => ANCHOR_COUNTS[word.slice(k, k + 3)] ?? 0;
     const score = (k: number) => freq(word[k]) * freq(word[k + 1]) * freq(word[k + 2]);
     let at = 0;
-    for (let k = 1; k + 2 < word.length; k++) if (score(k) < score(at)) at = k;
+    for (let k = 1; k + 2 < word.length; k++) if (count(k) < count(at) || (count(k) === count(at) && score(k) < score(at))) at = k;
     const pair = word.slice(at, at + 2);
     const list = byAnchor.get(pair) ?? [];
     list.push({ word, at, flag });

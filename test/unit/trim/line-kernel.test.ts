@@ -52,6 +52,11 @@ describe('the line kernel (WebAssembly)', () => {
     assert.equal(r.status, 0, r.stderr);
   });
 
+  it('anchors the trigger words by counts of their own sequences (scripts/gen-anchor-counts.mjs --check)', () => {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'gen-anchor-counts.mjs'), '--check'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`takes exactly the runs of lines that repeat the last info line's shape, and where they start (seed ${seed})`, () => {
       const text = Buffer.from(lines(seed, 20_000).join('\n') + '\n');
