@@ -10,7 +10,7 @@
  * delimiters are level-rule.ts's, the rule's one statement.
  */
 
-import { ASCII_SPACE, COLUMN_AFTER, COLUMN_WORDS, JSON_LEVEL_KEYS, LEADING_BEFORE, LEVEL_WORDS, levelOfWord as ruleLevel, LOGFMT_LEVEL_KEYS, type StatedLevel } from './level-rule';
+import { ASCII_SPACE, COLUMN_AFTER, COLUMN_WORDS, JSON_LEVEL_KEYS, LEADING_BEFORE, LEVEL_WORDS, levelOfWord as ruleLevel, LOGFMT_LEVEL_KEYS, PINO_LEVEL_KEY, pinoLevel, type StatedLevel } from './level-rule';
 
 export const LEVEL_NONE = 0;
 export const LEVEL_INFO = 1;
@@ -119,7 +119,8 @@ const SHAPE_WORDS = Math.ceil((MAX_SHAPE + 3) / 4);
  * other digits (the timestamp), and then ends or goes on with a character allowed after a word, has the same
  * leading column: every step of `leadingWord` sees the same classes there (a digit is a prefix character in and out
  * of brackets, and no capital). For a JSON or logfmt line, the bytes up to the end of its level value
- * (structuredInfoEnd); the parse treats digits alike, and reads nothing after. The shape is compared four aligned
+ * (structuredInfoEnd); the parse treats digits alike, and reads nothing after, but for a numeric level (pino): its
+ * two digits must repeat exactly, and the rest of the line hold no string level key (restHoldsNoKey). The shape is compared four aligned
  * bytes at a time, against a copy of it made for each of the four alignments a line can start at; any other line
  * takes the full rules, and an info line that does not repeat the shape becomes the new one.
  */
@@ -135,11 +136,17 @@ export class InfoColumn {
   private end = 0;
   /** Whether the byte after the shape must be one allowed after a level word (a leading column's shape). */
   private after = true;
+  /** Where a numeric level's two digits are in the shape (they must repeat exactly), or -1 (restHoldsNoKey then holds for the rest of the line). */
+  private numeric = -1;
 
   constructor(
     private readonly b: Buffer,
-    /** Told each new shape: its first byte in `b`, its length, and whether the byte after it is checked. */
-    private readonly onShape?: (start: number, n: number, after: boolean) => void,
+    /**
+     * Told each new shape: its first byte in `b`, its length, whether the byte after it is checked, and where in it a
+     * numeric level's two digits are (-1: none; else they repeat exactly, and the rest of the line holds no string
+     * level key).
+     */
+    private readonly onShape?: (start: number, n: number, after: boolean, numeric: number) => void,
   ) {
     this.words = b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : undefined;
   }
@@ -157,13 +164,14 @@ export class InfoColumn {
   isStructuredInfo(start: number, end: number): boolean {
     const n = structuredInfoEnd(this.b, start, end);
     if (n === 0) return false;
-    this.learn(start, n, false);
+    const digits = numericLevelAt(this.b, start, n);
+    this.learn(start, n, false, digits < 0 ? -1 : digits - start);
     return true;
   }
 
   private repeated(start: number, end: number): boolean {
     const n = this.end;
-    return n !== 0 && end - start >= n && (start + n === end || !this.after || AFTER[this.b[start + n]] === 1) && this.repeats(start);
+    return n !== 0 && end - start >= n && (start + n === end || !this.after || AFTER[this.b[start + n]] === 1) && this.repeats(start) && (this.numeric < 0 || restHoldsNoKey(this.b, start + n, end));
   }
 
   private repeats(start: number): boolean {
@@ -185,7 +193,7 @@ export class InfoColumn {
     return true;
   }
 
-  private learn(start: number, n: number, after: boolean): void {
+  private learn(start: number, n: number, after: boolean, numeric = -1): void {
     // A shape with a byte past ASCII (the byte that ends a logfmt value may be one) is not kept: the digit test
     // reads ASCII words.
     let ascii = n <= MAX_SHAPE;
@@ -194,9 +202,10 @@ export class InfoColumn {
       this.end = 0;
       return;
     }
-    this.onShape?.(start, n, after);
+    this.onShape?.(start, n, after, numeric);
     this.end = n;
     this.after = after;
+    this.numeric = numeric;
     const little = LITTLE_ENDIAN;
     for (let a = 0; a < 4; a++) {
       const count = (n + a + 3) >> 2;
@@ -204,16 +213,19 @@ export class InfoColumn {
       for (let k = 0; k < count; k++) {
         let word = 0;
         let mask = 0;
+        // A numeric level's digits are no digit that may stand for another.
+        let exact = 0;
         for (let j = 0; j < 4; j++) {
           const at = 4 * k - a + j;
           if (at < 0 || at >= n) continue;
           const shift = little ? 8 * j : 24 - 8 * j;
           word |= this.b[start + at] << shift;
           mask |= 0xff << shift;
+          if (numeric >= 0 && (at === numeric || at === numeric + 1)) exact |= 0x80 << shift;
         }
         this.shape[a * SHAPE_WORDS + k] = word;
         this.mask[a * SHAPE_WORDS + k] = mask;
-        this.digits[a * SHAPE_WORDS + k] = digitBits(word);
+        this.digits[a * SHAPE_WORDS + k] = digitBits(word) & ~exact;
       }
     }
   }
@@ -261,8 +273,10 @@ const LOGFMT_KEYS: ReadonlySet<string> = new Set(LOGFMT_LEVEL_KEYS);
 /**
  * True when a JSON or logfmt line states an info level the way severity.ts reads it first: the first level key of a
  * flat JSON object (`{"time":"…","level":"INFO",…}`: slog, zap, winston), or logfmt's `level=info` as its first or
- * second field (`time=… level=info …`: Go slog, logrus). Anything less plain (escapes, nested values, a numeric
- * level, a quoted first field) is left to the decoded line.
+ * second field (`time=… level=info …`: Go slog, logrus). A numeric level (pino, bunyan: `{"level":30,…}`) is read
+ * second by severity.ts, after any string level anywhere in the line: it is an info line here only when the rest of
+ * the line holds no `"` before a string level key's first character (restHoldsNoKey). Anything less plain (escapes,
+ * nested values, a quoted first field) is left to the decoded line.
  */
 export function structuredInfo(b: Uint8Array, start: number, end: number): boolean {
   return structuredInfoEnd(b, start, end) > 0;
@@ -276,12 +290,15 @@ export function structuredInfo(b: Uint8Array, start: number, end: number): boole
  */
 export function structuredInfoEnd(b: Uint8Array, start: number, end: number): number {
   const limit = Math.min(end, start + MAX_STRUCTURED);
-  const at = b[start] === 0x7b ? jsonInfo(b, start + 1, limit) : logfmtInfo(b, start, limit);
+  const at = b[start] === 0x7b ? jsonInfo(b, start + 1, limit, end) : logfmtInfo(b, start, limit);
   return at < 0 ? 0 : at - start;
 }
 
-/** Where the info level's value ends (after its closing quote), or -1. */
-function jsonInfo(b: Uint8Array, i: number, limit: number): number {
+/**
+ * Where the info level's value ends (after its closing quote; after the `,` or `}` that follows a numeric one), or
+ * -1. The line ends at `end`.
+ */
+function jsonInfo(b: Uint8Array, i: number, limit: number, end: number): number {
   for (;;) {
     i = skipSpaces(b, i, limit);
     const key = quoted(b, i, limit);
@@ -296,7 +313,7 @@ function jsonInfo(b: Uint8Array, i: number, limit: number): number {
       if (JSON_KEYS.has(name)) return isWord(b, i + 1, value) && INFO_VALUES.has(lower(b, i + 1, value)) ? value + 1 : -1;
       i = value + 1;
     } else {
-      if (JSON_KEYS.has(name)) return -1;
+      if (JSON_KEYS.has(name)) return isPinoKey(b, key) ? pinoInfo(b, i, limit, end) : -1;
       const from = i;
       while (i < limit && SCALAR[b[i]] === 1) i++;
       if (i === from) return -1;
@@ -305,6 +322,63 @@ function jsonInfo(b: Uint8Array, i: number, limit: number): number {
     if (b[i] !== 0x2c) return -1;
     i++;
   }
+}
+
+/** The key that ends with the quote at `close` is pino's level key, as written. */
+function isPinoKey(b: Uint8Array, close: number): boolean {
+  const from = close - PINO_KEY.length;
+  if (from < 1 || b[from - 1] !== 0x22) return false;
+  for (let k = 0; k < PINO_KEY.length; k++) if (b[from + k] !== PINO_KEY[k]) return false;
+  return true;
+}
+
+/**
+ * pino's level at `i` as severity.ts reads it (two digits, white space, then `,` or `}`), an info level, and no
+ * string level key in the rest of the line: where the `,` or `}` ends, or -1.
+ */
+function pinoInfo(b: Uint8Array, i: number, limit: number, end: number): number {
+  if (i + 2 > limit || !isDigit(b[i]) || !isDigit(b[i + 1])) return -1;
+  const j = skipSpaces(b, i + 2, limit);
+  if (j >= limit || (b[j] !== 0x2c && b[j] !== 0x7d)) return -1;
+  if (pinoLevel((b[i] - 0x30) * 10 + (b[i + 1] - 0x30)) !== 'info') return -1;
+  return restHoldsNoKey(b, j + 1, end) ? j + 1 : -1;
+}
+
+/**
+ * True when the bytes [from, end) hold no `"` followed by the first character of a string level key
+ * (JSON_LEVEL_KEYS, any case: KEY_FIRST_BYTES): severity.ts's string level can match nowhere there, so it cannot
+ * come before a numeric level read earlier in the line.
+ */
+export function restHoldsNoKey(b: Uint8Array, from: number, end: number): boolean {
+  for (let k = from; k + 1 < end; k++) if (b[k] === 0x22 && KEY_FIRST[b[k + 1]] === 1) return false;
+  return true;
+}
+
+/**
+ * Where the digits of the numeric level of a structured info shape start (the shape `b[start, start + n)` that
+ * structuredInfoEnd measured), or -1 when its level is a word: those two digits decide the level, so a line that
+ * repeats the shape repeats them exactly.
+ */
+export function numericLevelAt(b: Uint8Array, start: number, n: number): number {
+  const last = b[start + n - 1];
+  if (b[start] !== 0x7b || (last !== 0x2c && last !== 0x7d)) return -1;
+  let j = start + n - 2;
+  while (j > start && (b[j] === 0x20 || b[j] === 0x09)) j--;
+  return j - 1;
+}
+
+/**
+ * The first characters of the string level keys, as `| 0x20` makes them (which folds ASCII case): restHoldsNoKey and
+ * the line kernel's run take a byte for one when it folds to one of them (`@` and `` ` `` alike: a line more is read
+ * whole, none less).
+ */
+export const KEY_FIRST_BYTES: readonly number[] = [...new Set(JSON_LEVEL_KEYS.map((k) => k.charCodeAt(0) | 0x20))];
+const KEY_FIRST = new Uint8Array(256);
+for (let c = 0; c < 256; c++) if (KEY_FIRST_BYTES.includes(c | 0x20)) KEY_FIRST[c] = 1;
+const PINO_KEY = Buffer.from(PINO_LEVEL_KEY, 'latin1');
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
 /** Where the info level's value ends (after the byte that ends it), or -1. */

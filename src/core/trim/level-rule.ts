@@ -50,6 +50,9 @@ export const JSON_LEVEL_KEYS: readonly string[] = ['level', 'lvl', 'severity', '
 /** Keys of a logfmt level (`level=info`), compared in lower case. */
 export const LOGFMT_LEVEL_KEYS: readonly string[] = ['level', 'lvl', 'severity'];
 
+/** The key of pino's and bunyan's numeric level (`"level":30`), compared as written (severity.ts, level-column.ts). */
+export const PINO_LEVEL_KEY = 'level';
+
 /** Numeric levels: pino and bunyan (10–60), OpenTelemetry SeverityNumber (1–24), syslog priority (PRI mod 8). */
 export function pinoLevel(n: number): StatedLevel {
   return n >= 50 ? 'error' : n >= 40 ? 'warn' : 'info';

@@ -1,5 +1,5 @@
 import { ANCHOR_COUNTS } from './anchor-counts';
-import { AFTER_WORD } from './level-column';
+import { AFTER_WORD, KEY_FIRST_BYTES } from './level-column';
 import { LINE_KERNEL_FILTER, LINE_KERNEL_WASM } from './line-kernel-wasm';
 import { LEVEL_NUMBER_FROM, LEVEL_NUMBER_KEY, LEVEL_NUMBER_SKIP, TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
 
@@ -20,6 +20,10 @@ const DIGITS = 256;
 const ANY = 512;
 const AFTER_AT = 768;
 const LENGTH = 1024;
+/** 1 when the shape has a numeric level: the rest of the line must then hold no `"` before KEYS's bytes (i32). */
+const REST = 1028;
+/** The first bytes of the string level keys, as `| 0x20` makes them (up to 4; 0: none). */
+const KEYS = 1032;
 /** quiet's filter of anchors, 16 bytes at a time (line-kernel.wat): two nibble tables for each of three bytes. */
 const NIBBLES = 1088;
 /** Room the shape has in each of its areas. */
@@ -95,6 +99,12 @@ function triggerTables(): Uint8Array {
   }
   if (WORD_ROOM * n > DATA - WORDS) throw new Error('triggers.ts: more words than the kernel holds');
   return t;
+}
+
+/** The string level keys' first bytes for run's check of a numeric shape's line (level-column.ts), as the kernel compares them: `| 0x20`. */
+function keyBytes(): Uint8Array {
+  if (KEY_FIRST_BYTES.length > 4) throw new Error('level-rule.ts: string level keys start with more characters than the kernel compares');
+  return Uint8Array.from(KEY_FIRST_BYTES);
 }
 
 /** Buckets of quiet's filter: one bit of each of its nibble tables. */
@@ -255,6 +265,7 @@ export class LineKernel {
     this.quietLines = instance.exports.quiet;
     this.memory.set((tables ??= triggerTables()), PAIRS);
     this.memory.set(Buffer.from(LINE_KERNEL_FILTER, 'base64'), NIBBLES);
+    this.memory.set(keyBytes(), KEYS);
     this.stop = instance.exports.pos;
   }
 
@@ -275,18 +286,20 @@ export class LineKernel {
    * `after`: the next byte must be one allowed after a word, or the line's end), or a JSON or logfmt line's up to the
    * end of its level value (any byte may follow).
    */
-  shape(start: number, n: number, after: boolean): void {
+  shape(start: number, n: number, after: boolean, numeric = -1): void {
     const m = this.memory;
     const length = n > SHAPE_ROOM ? 0 : n;
     for (let k = 0; k < SHAPE_ROOM; k++) {
       const c = k < length ? this.buf[start + k] : 0;
       m[SHAPE + k] = c;
-      m[DIGITS + k] = k < length && c >= 0x30 && c <= 0x39 ? 0xff : 0;
+      m[DIGITS + k] = k < length && c >= 0x30 && c <= 0x39 && (numeric < 0 || (k !== numeric && k !== numeric + 1)) ? 0xff : 0;
       m[ANY + k] = k < length ? 0 : 0xff;
     }
     if (after) m.set(AFTER_WORD, AFTER_AT);
     else m.fill(1, AFTER_AT, AFTER_AT + 256);
-    new DataView(m.buffer).setInt32(LENGTH, length, true);
+    const view = new DataView(m.buffer);
+    view.setInt32(LENGTH, length, true);
+    view.setInt32(REST, numeric >= 0 ? 1 : 0, true);
     this.ready = length > 0;
   }
 

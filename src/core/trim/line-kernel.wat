@@ -2,15 +2,20 @@
 ;; last info line (level-column.ts's InfoColumn rule: the same bytes up to the end of the level word, a digit for any
 ;; digit, then the end of the line or a byte allowed after a word) and writes where each starts. 16 bytes at a time:
 ;; the newline by comparison and bitmask, the shape by comparison with its bytes and digit mask. (A JSON or logfmt
-;; shape is the bytes up to the end of the level value; any byte may follow it.) The kernel holds no level word: the
-;; shapes and the after-word table come from the host, built from src/core/trim/level-rule.ts.
+;; shape is the bytes up to the end of the level value; any byte may follow it. For a numeric level, pino's, the
+;; level's digits are no digits in the mask, and the rest of the line must hold no quote before a string level key's
+;; first byte.) The kernel holds no level word: the shapes, the after-word table and the keys' first bytes come from
+;; the host, built from src/core/trim/level-rule.ts.
 ;;
 ;; Memory (the host sizes it and writes the shape):
 ;;   0     the shape's bytes (zero past its end), 256 bytes
-;;   256   0xff where the shape's byte is a digit, 256 bytes
+;;   256   0xff where the shape's byte is a digit (not a numeric level's: those repeat exactly), 256 bytes
 ;;   512   0xff where the lane is past the shape's end (any byte goes), 256 bytes
 ;;   768   the bytes allowed right after the shape: 1, else 0 (256 bytes; all 1 for a JSON or logfmt shape)
 ;;   1024  the shape's length (i32; 0: no shape)
+;;   1028  1 when the shape ends with a numeric level (pino's `{"level":30,`): a line then repeats it only when the
+;;         rest of the line holds no `"` followed by a byte that `| 0x20` makes one of KEYS (i32)
+;;   1032  KEYS: the first bytes of the string level keys, `| 0x20` (4 bytes; 0: none, which no byte `| 0x20` is)
 ;;   1088  FILTER: quiet's filter of anchors (line-kernel.ts's nibbleTables): for each of an anchor's three bytes (the
 ;;           pair, then the third), 16 bytes by low nibble then 16 by high nibble, each a mask of 8 buckets, 96 bytes
 ;;   2048  the host's line starts (65 536 bytes)
@@ -34,7 +39,13 @@
   ;; them. Writes each one's start, less $base, at $starts (i32 each); returns how many, and sets $pos.
   (func (export "run") (param $p i32) (param $end i32) (param $starts i32) (param $cap i32) (param $base i32) (result i32)
     (local $k i32) (local $q i32) (local $nl i32) (local $n i32) (local $m i32) (local $b i32) (local $line v128)
+    (local $rest i32) (local $y v128) (local $k0 v128) (local $k1 v128) (local $k2 v128) (local $k3 v128)
     (local.set $n (i32.load (i32.const 1024)))
+    (local.set $rest (i32.load (i32.const 1028)))
+    (local.set $k0 (i8x16.splat (i32.load8_u (i32.const 1032))))
+    (local.set $k1 (i8x16.splat (i32.load8_u (i32.const 1033))))
+    (local.set $k2 (i8x16.splat (i32.load8_u (i32.const 1034))))
+    (local.set $k3 (i8x16.splat (i32.load8_u (i32.const 1035))))
     (if (i32.eqz (local.get $n)) (then (global.set $pos (local.get $p)) (return (i32.const 0))))
     (block $stop
       (loop $lines
@@ -73,6 +84,29 @@
                     (v128.load offset=512 (local.get $b)))))))
           (local.set $b (i32.add (local.get $b) (i32.const 16)))
           (br_if $blocks (i32.lt_u (local.get $b) (local.get $n))))
+        ;; A numeric level's shape: no quote in the rest of the line before a string level key's first byte.
+        (if (local.get $rest)
+          (then
+            (local.set $q (i32.add (local.get $p) (local.get $n)))
+            (block $clean
+              (loop $keys
+                (br_if $clean (i32.ge_u (local.get $q) (local.get $nl)))
+                (local.set $y (v128.or (v128.load offset=1 (local.get $q)) (i8x16.splat (i32.const 0x20))))
+                (local.set $m
+                  (i8x16.bitmask
+                    (v128.and
+                      (i8x16.eq (v128.load (local.get $q)) (i8x16.splat (i32.const 0x22)))
+                      (v128.or
+                        (v128.or (i8x16.eq (local.get $y) (local.get $k0)) (i8x16.eq (local.get $y) (local.get $k1)))
+                        (v128.or (i8x16.eq (local.get $y) (local.get $k2)) (i8x16.eq (local.get $y) (local.get $k3)))))))
+                ;; Only the quotes before the newline.
+                (if (i32.lt_u (i32.sub (local.get $nl) (local.get $q)) (i32.const 16))
+                  (then
+                    (local.set $m
+                      (i32.and (local.get $m) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $nl) (local.get $q))) (i32.const 1))))))
+                (br_if $stop (local.get $m))
+                (local.set $q (i32.add (local.get $q) (i32.const 16)))
+                (br $keys)))))
         (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))) (i32.sub (local.get $p) (local.get $base)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (local.set $p (i32.add (local.get $nl) (i32.const 1)))

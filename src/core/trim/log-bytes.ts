@@ -102,7 +102,7 @@ export function scanFileBytes(abs: string, sink: LineSink, radius: number): Line
     // The file is read into the line kernel's memory when there is one (line-kernel.ts).
     const kernel = kernelMode === 'never' || (kernelMode === 'auto' && stat.size < KERNEL_MIN_BYTES) ? undefined : LineKernel.create(size);
     const chunk: Chunk = { buf: kernel?.buf ?? Buffer.allocUnsafe(size), at: 0, firstLine: 0, starts: new Int32Array(1024), lines: 0 };
-    const column = new InfoColumn(chunk.buf, kernel && ((start, n, after) => kernel.shape(start, n, after)));
+    const column = new InfoColumn(chunk.buf, kernel && ((start, n, after, numeric) => kernel.shape(start, n, after, numeric)));
     const pass: Pass = { sink, chunk, index, column, kernel, watch: new CorrWatch(fd, index, radius), line: 0, infos: 0 };
     const buf = chunk.buf;
     let carry = 0;

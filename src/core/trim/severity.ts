@@ -6,7 +6,7 @@
  */
 
 import { leadingLevelEnd, leadingLevelOf } from './level-column';
-import { alternation, BRACKET_WORDS, classOf, COLUMN_AFTER, COLUMN_BEFORE, COLUMN_WORDS, HEAD_CHARS, JSON_LEVEL_KEYS, LEVEL_WORDS, letterLevel, levelOfWord, LOGFMT_LEVEL_KEYS, otelLevel, pinoLevel, syslogLevel } from './level-rule';
+import { alternation, BRACKET_WORDS, classOf, COLUMN_AFTER, COLUMN_BEFORE, COLUMN_WORDS, HEAD_CHARS, JSON_LEVEL_KEYS, LEVEL_WORDS, letterLevel, levelOfWord, LOGFMT_LEVEL_KEYS, otelLevel, PINO_LEVEL_KEY, pinoLevel, syslogLevel } from './level-rule';
 
 export type Severity = 'error' | 'warn' | 'info';
 
@@ -34,7 +34,7 @@ const SYSLOG_PRI = /^<(\d{1,3})>/;
 const JOURNALD_PRI = /^PRIORITY=([0-7])$/;
 /** JSON lines: string levels (slog, winston, zap, OTel SeverityText) and numeric ones (pino/bunyan 10–60, OTel 1–24). */
 const JSON_LEVEL_TEXT = new RegExp(`"(?:${alternation(JSON_LEVEL_KEYS.map(escapeRe))})"\\s*:\\s*"(\\w+)"`, 'i');
-const JSON_LEVEL_PINO = /"level"\s*:\s*(\d{2})\s*[,}]/;
+const JSON_LEVEL_PINO = new RegExp(`"${PINO_LEVEL_KEY}"\\s*:\\s*(\\d{2})\\s*[,}]`);
 const JSON_LEVEL_OTEL = /"(?:severity_?number|SeverityNumber)"\s*:\s*(\d{1,2})\s*[,}]/i;
 const LOGFMT_LEVEL = new RegExp(`(?:^|\\s)(?:${alternation(LOGFMT_LEVEL_KEYS.map(escapeRe))})="?(\\w+)`, 'i');
 /** GitHub Actions annotations and GitLab / generic CI markers. */

@@ -116,6 +116,35 @@ describe('JSON and logfmt levels, from the rule: bytes and severity.ts agree', (
   });
 });
 
+describe("pino's numeric levels, from the rule: bytes and severity.ts agree", () => {
+  /** What may follow the level: nothing a string level key could start, or a key that may be one (any case). */
+  const RESTS = ['', ',"msg":"payment 42 failed"', ',"time":1731398400123,"hostname":"web-1","msg":"x"', ...JSON_LEVEL_KEYS.flatMap((k) => cases(k).map((c) => `,"${c}":"error"`)), ',"lvl":"info"', ',"s":"y"', ',"msg":"a","`q":1'];
+  it('every two-digit level, first or after another key, with and without a key after it that may hold a string level', () => {
+    for (let n = 0; n < 100; n++) {
+      const level = String(n).padStart(2, '0');
+      for (const head of ['{', '{"time":1731398400123,', '{"pid":42, ']) {
+        for (const rest of RESTS) {
+          const line = `${head}"level":${level}${rest}}`;
+          const bytes = Buffer.from(line, 'latin1');
+          const info = structuredInfo(bytes, 0, bytes.length);
+          // Read as info from bytes only when severity.ts reads info; and exactly then when nothing after it may be a string level.
+          if (info) assert.equal(severityOf(line), 'info', line);
+          const plain = !/"[lLsS@`]/.test(rest);
+          if (plain) assert.equal(info, severityOf(line) === 'info', line);
+          else assert.equal(info, false, line);
+        }
+      }
+    }
+  });
+
+  it('one digit, three digits, a fraction, a quoted number or another case of the key are left to the decoded line', () => {
+    for (const line of ['{"level":3,"msg":"x"}', '{"level":300,"msg":"x"}', '{"level":30.5,"msg":"x"}', '{"level":"30","msg":"x"}', '{"Level":30,"msg":"x"}', '{"LEVEL":30}', '{"levels":30}']) {
+      const bytes = Buffer.from(line, 'latin1');
+      assert.equal(structuredInfo(bytes, 0, bytes.length), false, line);
+    }
+  });
+});
+
 describe('a log made from the rule scans the same from its bytes as from its lines', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxctl-level-rule-'));
   after(() => {
@@ -131,6 +160,8 @@ describe('a log made from the rule scans the same from its bytes as from its lin
       () => `${pick(LEADING_PREFIXES)}${pick(COLUMN_WORDS)}${pick(DELIMITERS)}${pick(TAILS)}`,
       () => `{"time":"2026-11-12T08:00:0${Math.floor(rand() * 10)}Z","${pick(JSON_LEVEL_KEYS)}":"${pick(cases(pick(ALL_WORDS)))}","msg":"step ${Math.floor(rand() * 100)}"}`,
       () => `time=2026-11-12T08:00:00Z ${pick(LOGFMT_LEVEL_KEYS)}=${pick(ALL_WORDS)} msg="step ${Math.floor(rand() * 100)}"`,
+      // pino: the digits below change line by line, the level's too (info, warn and error lines in one run of the shape).
+      () => `{"level":LV,"time":1731398400123,"pid":4821,"msg":"step ${Math.floor(rand() * 100)}"${rand() < 0.1 ? `,"${pick(JSON_LEVEL_KEYS)}":"${pick(ALL_WORDS)}"` : ''}}`,
       () => `${pick(OTHER_PREFIXES)}${pick(cases(pick(COLUMN_WORDS)))} ${pick(TAILS)}`,
     ];
     const out: string[] = [];
@@ -141,8 +172,10 @@ describe('a log made from the rule scans the same from its bytes as from its lin
         make = pick(shapes);
         run = make();
       }
-      // The same shape with other digits (a timestamp moving on), now and then another line of it.
-      out.push(rand() < 0.9 ? run.replace(/[0-9]/g, () => String(Math.floor(rand() * 10))) : make());
+      // The same shape with other digits (a timestamp moving on), now and then another line of it; pino's level is
+      // mostly 30, now and then 20, 40 or 50.
+      const line = rand() < 0.9 ? run.replace(/[0-9]/g, () => String(Math.floor(rand() * 10))) : make();
+      out.push(line.replace('"level":LV', () => `"level":${pick(['30', '30', '30', '30', '30', '30', '20', '40', '50'])}`));
     }
     return out.join('\n') + '\n';
   }

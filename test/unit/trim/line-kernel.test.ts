@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { InfoColumn, LEVEL_INFO, leadingLevelCode, structuredInfo } from '../../../src/core/trim/level-column';
 import { LineKernel, RUN_LINES } from '../../../src/core/trim/line-kernel';
+import { JSON_LEVEL_KEYS } from '../../../src/core/trim/level-rule';
 import { REPO } from '../helpers';
 import { prng, shapeRuns } from './fixtures';
 
@@ -46,6 +47,84 @@ function lines(seed: number, n: number): string[] {
   });
 }
 
+/** The first bytes of the string level keys as the rule folds them (level-column.ts's KEY_FIRST_BYTES, written out). */
+const KEY_FOLDS = new Set(JSON_LEVEL_KEYS.map((k) => k.charCodeAt(0) | 0x20));
+
+/** After a numeric level's shape: the rest of the line holds no `"` before a byte that folds to a key's first. */
+function restClean(b: Uint8Array, from: number, e: number): boolean {
+  for (let k = from; k + 1 < e; k++) if (b[k] === 0x22 && KEY_FOLDS.has(b[k + 1] | 0x20)) return false;
+  return true;
+}
+
+/** pino lines: level 30 but 1 % 40 and 1 % 50, times and pids that change, 2 % with a key after the level that may be a string level. */
+function pinoLines(seed: number, n: number): string[] {
+  const rand = prng(seed);
+  const digits = (k: number) => Array.from({ length: k }, () => String(Math.floor(rand() * 10))).join('');
+  const keys = ['"lvl":"error"', '"severity":"info"', '"Level":"warn"', '"@l":"x"', '"s":1', '"ok":true'];
+  return Array.from({ length: n }, () => {
+    const r = rand();
+    const level = r < 0.01 ? '50' : r < 0.02 ? '40' : r < 0.025 ? '20' : '30';
+    const extra = rand() < 0.02 ? `,${keys[Math.floor(rand() * keys.length)]}` : '';
+    return `{"level":${level},"time":17313984${digits(5)},"pid":${digits(4)},"hostname":"web-${digits(1)}","msg":"request ${digits(3)} done"${extra}}`;
+  });
+}
+
+/**
+ * Runs the kernel over `text` as pass 1 does (InfoColumn tells it each shape), checking each line it takes against
+ * the shape and the full rules, and that it stops only at a line that does not repeat the shape.
+ */
+function checkRuns(text: Buffer): { taken: number; runs: number; stops: { numeric: number } } {
+  const kernel = LineKernel.create(text.length + 64);
+  assert.ok(kernel, 'WebAssembly with SIMD is there in Node');
+  text.copy(kernel.buf);
+  let shape = -1;
+  let n = 0;
+  let after = true;
+  let numeric = -1;
+  const column = new InfoColumn(kernel.buf, (start, length, checkAfter, digits) => {
+    shape = start;
+    n = length;
+    after = checkAfter;
+    numeric = digits;
+    kernel.shape(start, length, checkAfter, digits);
+  });
+  /** The shape, with a numeric level's digits exactly and a clean rest. */
+  const repeatsShape = (p: number, e: number) =>
+    repeats(kernel.buf, p, e, shape, n, after) && (numeric < 0 || (kernel.buf[p + numeric] === kernel.buf[shape + numeric] && kernel.buf[p + numeric + 1] === kernel.buf[shape + numeric + 1] && restClean(kernel.buf, p + n, e)));
+  const end = text.length;
+  let p = 0;
+  let taken = 0;
+  let runs = 0;
+  const stops = { numeric: 0 };
+  while (p < end) {
+    if (kernel.ready) {
+      const k = kernel.take(p, end);
+      for (let i = 0; i < k; i++) {
+        assert.equal(kernel.starts[i], p, `line start ${i} of the run`);
+        const e: number = kernel.buf.indexOf(10, p);
+        assert.ok(repeatsShape(p, e), `taken line at ${p} repeats the shape`);
+        assert.ok(leadingLevelCode(kernel.buf, p, e) === LEVEL_INFO || structuredInfo(kernel.buf, p, e), `an info line by the full rules: ${kernel.buf.toString('latin1', p, e)}`);
+        p = e + 1;
+      }
+      assert.equal(kernel.at, p);
+      taken += k;
+      if (k > 0) runs++;
+    }
+    if (p >= end) break;
+    // The line the kernel stopped at does not repeat the shape (no run is capped here).
+    const e: number = kernel.buf.indexOf(10, p);
+    if (kernel.ready) {
+      assert.equal(repeatsShape(p, e), false, `line at ${p}: ${JSON.stringify(kernel.buf.toString('latin1', p, e))}`);
+      if (numeric >= 0) stops.numeric++;
+    }
+    // InfoColumn, which reads the lines the kernel leaves, calls info exactly the lines the full rules do.
+    const info = column.isInfo(p, e) || column.isStructuredInfo(p, e);
+    assert.equal(info, leadingLevelCode(kernel.buf, p, e) === LEVEL_INFO || structuredInfo(kernel.buf, p, e), `InfoColumn on ${kernel.buf.toString('latin1', p, e)}`);
+    p = e + 1;
+  }
+  return { taken, runs, stops };
+}
+
 describe('the line kernel (WebAssembly)', () => {
   it('is the assembly of line-kernel.wat (scripts/gen-line-kernel.mjs --check)', () => {
     const r = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'gen-line-kernel.mjs'), '--check'], { encoding: 'utf8' });
@@ -59,45 +138,18 @@ describe('the line kernel (WebAssembly)', () => {
 
   for (const seed of [1, 2, 3]) {
     it(`takes exactly the runs of lines that repeat the last info line's shape, and where they start (seed ${seed})`, () => {
-      const text = Buffer.from(lines(seed, 20_000).join('\n') + '\n');
-      const kernel = LineKernel.create(text.length + 64);
-      assert.ok(kernel, 'WebAssembly with SIMD is there in Node');
-      text.copy(kernel.buf);
-      let shape = -1;
-      let n = 0;
-      let after = true;
-      const column = new InfoColumn(kernel.buf, (start, length, checkAfter) => {
-        shape = start;
-        n = length;
-        after = checkAfter;
-        kernel.shape(start, length, checkAfter);
-      });
-      const end = text.length;
-      let p = 0;
-      let taken = 0;
-      let runs = 0;
-      while (p < end) {
-        if (kernel.ready) {
-          const k = kernel.take(p, end);
-          for (let i = 0; i < k; i++) {
-            assert.equal(kernel.starts[i], p, `line start ${i} of the run`);
-            const e: number = kernel.buf.indexOf(10, p);
-            assert.ok(repeats(kernel.buf, p, e, shape, n, after), `taken line at ${p} repeats the shape`);
-            assert.ok(leadingLevelCode(kernel.buf, p, e) === LEVEL_INFO || structuredInfo(kernel.buf, p, e), 'an info line by the full rules');
-            p = e + 1;
-          }
-          assert.equal(kernel.at, p);
-          taken += k;
-          if (k > 0) runs++;
-        }
-        if (p >= end) break;
-        // The line the kernel stopped at does not repeat the shape (no run is capped here).
-        const e: number = kernel.buf.indexOf(10, p);
-        if (kernel.ready) assert.equal(repeats(kernel.buf, p, e, shape, n, after), false, `line at ${p}: ${JSON.stringify(kernel.buf.toString('latin1', p, e))}`);
-        if (!column.isInfo(p, e)) column.isStructuredInfo(p, e);
-        p = e + 1;
-      }
+      const { taken, runs } = checkRuns(Buffer.from(lines(seed, 20_000).join('\n') + '\n'));
       assert.ok(taken > 12_000 && runs > 100, `${taken} lines in ${runs} runs`);
+    });
+  }
+
+  for (const seed of [1, 2]) {
+    it(`a pino log: the level's digits repeat exactly, and no string level key follows (seed ${seed})`, () => {
+      const text = Buffer.from(pinoLines(seed, 20_000).join('\n') + '\n');
+      const { taken, runs, stops } = checkRuns(text);
+      // Most lines are info lines of one shape (2 % warn and error, 2 % with a key after the level that may be one).
+      assert.ok(taken > 17_000 && runs > 100, `${taken} lines in ${runs} runs`);
+      assert.ok(stops.numeric > 200, `${stops.numeric} stops at a numeric shape`);
     });
   }
 
