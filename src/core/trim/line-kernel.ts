@@ -284,7 +284,8 @@ export class LineKernel {
   /**
    * The shape is now the bytes `buf[start, start + n)`: an info line's head up to the end of its level word (then
    * `after`: the next byte must be one allowed after a word, or the line's end), or a JSON or logfmt line's up to the
-   * end of its level value (any byte may follow).
+   * end of its level value (any byte may follow). `numeric`: where in it a numeric level's two digits are (they must
+   * repeat exactly, and the rest of the line hold no quote before a string level key's first byte), or -1.
    */
   shape(start: number, n: number, after: boolean, numeric = -1): void {
     const m = this.memory;
