@@ -42,7 +42,8 @@ function perMiB(text, wanted) {
 function main() {
   const wanted = sequences();
   if (process.argv.includes('--check')) {
-    const committed = fs.existsSync(out) ? [...fs.readFileSync(out, 'utf8').matchAll(/^ {2}(".*?"|'.*?'): \d+,$/gm)].map((m) => JSON.parse(m[1].startsWith("'") ? `"${m[1].slice(1, -1)}"` : m[1])) : [];
+    // The keys as the generator writes them: JSON strings, one a line.
+    const committed = fs.existsSync(out) ? [...fs.readFileSync(out, 'utf8').matchAll(/^ {2}(".*?"): \d+,$/gm)].map((m) => JSON.parse(m[1])) : [];
     const same = committed.length === wanted.length && committed.every((s, i) => s === wanted[i]);
     if (!same) console.error('src/core/trim/anchor-counts.ts does not list the trigger words\' sequences: run CTXCTL_LOGHUB=… node scripts/gen-anchor-counts.mjs');
     process.exit(same ? 0 : 1);
