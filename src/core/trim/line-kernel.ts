@@ -1,5 +1,6 @@
 import { ANCHOR_COUNTS } from './anchor-counts';
-import { AFTER_WORD, KEY_FIRST_BYTES } from './level-column';
+import { AFTER_WORD } from './level-column';
+import { KEY_FIRST_BYTES } from './structured-level';
 import { LINE_KERNEL_FILTER, LINE_KERNEL_WASM } from './line-kernel-wasm';
 import { LEVEL_NUMBER_FROM, LEVEL_NUMBER_KEY, LEVEL_NUMBER_SKIP, TRIGGER_STARTS, TRIGGER_WORDS } from './triggers';
 
