@@ -4,8 +4,7 @@ import { applicability, orderInstructions } from '../sources/instructions';
 import { globMatcher } from '../sources/globs';
 import { leadingLines, type Snapshot } from '../sources/snapshot';
 import { redact, type Redacted } from '../redact/apply';
-import { ByText } from '../relevance/by-text';
-import { DOCUMENT_CACHE_ENTRIES } from '../sources/document-cache';
+import { ByText, TEXT_MEMO_ENTRIES } from '../relevance/by-text';
 import { componentsOf } from '../relevance/components';
 import { estimateTokens } from '../tokens';
 import { TOOL_DEFINITIONS } from '../tools';
@@ -66,7 +65,7 @@ export interface Collected {
  * body string for an unchanged file, so a re-assembly finds it by identity; trimming made a new string at every call,
  * which the redaction memo then had to hash (a tenth of collect at 400 documents).
  */
-const bodies = new ByText<Redacted>(DOCUMENT_CACHE_ENTRIES);
+const bodies = new ByText<Redacted>(TEXT_MEMO_ENTRIES);
 
 /** Turn the snapshot into candidate blocks. Secrets found in text are redacted and reported. */
 export function collect(snapshot: Snapshot): StageResult<Collected> {

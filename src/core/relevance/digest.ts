@@ -1,4 +1,4 @@
-import { ByText } from './by-text';
+import { ByText, TEXT_MEMO_ENTRIES } from './by-text';
 
 // The digests that key a relevance index's entries (index.ts) and a kept index's rules (persist.ts). A kept index on
 // disk holds them: a change here changes every kept entry's key (test/unit/relevance/by-text.test.ts pins values).
@@ -23,7 +23,7 @@ export function fieldTexts(doc: IndexedFields): string[] {
  * and the state after them seeds the body's digest, so the memo's key is the body and that state (the same digest,
  * with no second function).
  */
-export const bodyDigests = new ByText<Map<string, [number, number]>>(16384);
+export const bodyDigests = new ByText<Map<string, [number, number]>>(TEXT_MEMO_ENTRIES);
 export function fieldsDigest(fields: string[]): [number, number] {
   const head = digestState(fields.slice(0, -1), 0x811c9dc5, 0x01000193);
   const seed = `${head[0]}:${head[1]}`;

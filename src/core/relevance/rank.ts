@@ -5,7 +5,7 @@ import type { Block } from '../types';
 import { componentsOf, type PackageDir, type TaskComponent } from './components';
 import type { RelevanceIndex } from './index';
 import { processTerm } from './terms';
-import { ByText } from './by-text';
+import { ByText, TEXT_MEMO_ENTRIES } from './by-text';
 
 /**
  * Relevance settings (policy `relevance:`). Scores are a share of the best text match (1 = the best), plus the
@@ -179,7 +179,7 @@ function closeness(source: string, anchors: string[]): { file: string; share: nu
 }
 
 /** The Markdown links of a text (decoded, not yet resolved against a folder), read once per text. */
-const linksByText = new ByText<string[]>(16384);
+const linksByText = new ByText<string[]>(TEXT_MEMO_ENTRIES);
 function linkTargets(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\]\(\s*<?([^)\s>#]+\.(?:md|markdown|mdx))(?:#[^)\s]*)?>?(?:\s+"[^"]*")?\s*\)/gi)) {

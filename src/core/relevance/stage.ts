@@ -7,14 +7,14 @@ import type { Tokenizer } from '../tokens';
 import type { Block } from '../types';
 import { componentsOf, taskComponents, type PackageDir } from './components';
 import { changeBlocks, excerptLarge } from './evidence';
-import { ByText } from './by-text';
+import { ByText, TEXT_MEMO_ENTRIES } from './by-text';
 import { RelevanceIndex, type IndexedDoc } from './index';
 import { rank, type Changed } from './rank';
 
 const RANKED = new Set(['document', 'decision', 'source_code']);
 
 /** Each document text's headings, read once per text (a workspace's documents, most unchanged between calls). */
-const headingsByText = new ByText<string[]>(16384);
+const headingsByText = new ByText<string[]>(TEXT_MEMO_ENTRIES);
 
 export interface Ranked {
   /** The collected blocks, with matching recent changes added and large source files cut to what matches. */

@@ -262,7 +262,8 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       if (known) use(known);
       else {
         tryRead(file, (text) => {
-          const doc = cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
+          // The kept documents are the cache of a process that assembles once (the CLI): nothing to keep in this one.
+          const doc = kept ? parseDocument(p, text, isDecision) : cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
           kept?.put(p, file.size, file.mtimeMs, isDecision, doc, text, documentHoldsSecret);
           use(doc);
         });

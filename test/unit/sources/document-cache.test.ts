@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { cachedDocument, clearDocumentCache, DOCUMENT_CACHE_ENTRIES, documentCacheStats } from '../../../src/core/sources/document-cache';
 import { parseDocument } from '../../../src/core/sources/documents';
+import { KeptDocuments } from '../../../src/core/sources/kept-documents';
 import { loadSnapshot } from '../../../src/core/sources/snapshot';
 import { tempDir } from '../offload/results';
 import { withHost, type Host } from '../../../src/core/host';
@@ -61,6 +62,35 @@ describe('parsed documents cached by path, size and mtime (sources/document-cach
     assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [3, 3]);
   });
 
+  it('a workspace of more documents than 4 096 (the bound it once had) is read once: the second snapshot reads none of them', () => {
+    clearDocumentCache();
+    const root = tempDir('doc-cache');
+    const n = 5000;
+    for (let d = 0; d < n / 100; d++) {
+      fs.mkdirSync(path.join(root, 'notes', `d${d}`), { recursive: true });
+      for (let i = d * 100; i < (d + 1) * 100; i++) fs.writeFileSync(path.join(root, 'notes', `d${d}`, `n${i}.md`), `# Note ${i}\n\nThe ledger call of note ${i}.\n`);
+    }
+    const opts = { root, task: 'Why does the ledger call fail?', changes: false as const };
+    const first = loadSnapshot(opts);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, n]);
+    const second = countingHost();
+    const again = withHost(second.host, () => loadSnapshot(opts));
+    assert.deepEqual(second.reads.filter((r) => r.endsWith('.md')), []);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [n, n]);
+    assert.deepEqual(again.documents, first.documents);
+  });
+
+  it('a snapshot given kept documents (the CLI, one assembly per process) parses what it reads without caching it in the process', () => {
+    const root = twoDocuments();
+    const kept = new KeptDocuments();
+    const first = loadSnapshot({ root, task: 'Why does the ledger call fail?', changes: false, kept });
+    assert.deepEqual(first.documents.map((d) => d.title).sort(), ['Alpha', 'Bravo']);
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, 0]);
+    const again = loadSnapshot({ root, task: 'Why does the ledger call fail?', changes: false });
+    assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, 2], 'nothing was left in the process cache');
+    assert.deepEqual(again.documents, first.documents);
+  });
+
   it('a document whose size or mtime changed is parsed again', () => {
     clearDocumentCache();
     const root = tempDir('doc-cache');
@@ -83,7 +113,9 @@ describe('parsed documents cached by path, size and mtime (sources/document-cach
   });
   it('past its bound it lets the least recently used quarter go at once, and keeps the most recent', () => {
     clearDocumentCache();
-    const parse = (p: string) => () => parseDocument(p, doc(p), false);
+    // One parse, copied under each name: the bound is 131 072 entries.
+    const template = parseDocument('d.md', doc('d.md'), false);
+    const parse = (p: string) => () => ({ ...template, path: p, title: p });
     const get = (i: number) => cachedDocument('/root', { path: `d${i}.md`, size: 1, mtimeMs: 1 }, false, parse(`d${i}.md`));
     for (let i = 0; i <= DOCUMENT_CACHE_ENTRIES; i++) get(i);
     assert.deepEqual([documentCacheStats.hits, documentCacheStats.misses], [0, DOCUMENT_CACHE_ENTRIES + 1]);
