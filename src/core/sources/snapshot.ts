@@ -263,7 +263,8 @@ export function loadSnapshot(options: SnapshotOptions): Snapshot {
       else {
         tryRead(file, (text) => {
           // The kept documents are the cache of a process that assembles once (the CLI): nothing to keep in this one.
-          const doc = kept ? parseDocument(p, text, isDecision) : cachedDocument(root, file, isDecision, () => parseDocument(p, text, isDecision));
+          const parse = () => parseDocument(p, text, isDecision);
+          const doc = kept ? parse() : cachedDocument(root, file, isDecision, parse);
           kept?.put(p, file.size, file.mtimeMs, isDecision, doc, text, documentHoldsSecret);
           use(doc);
         });
